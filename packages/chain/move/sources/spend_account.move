@@ -1,0 +1,445 @@
+/// Delegated spending from an owner-funded pool.
+///
+/// An owner locks funds of one coin type in a shared `Pool<T>` and hands a
+/// delegate (for example a payment gateway's signer) a shared `Grant` that
+/// lets the delegate pay out of the pool under limits chosen by the owner:
+/// a cap on the whole session, a cap on each payment, and an optional expiry.
+/// The owner can pause, resume or revoke the grant at any time, and deposit
+/// into or withdraw from the pool.
+///
+/// The TypeScript description in
+/// `packages/domain/src/chain/SpendAccountModule.ts` mirrors this file
+/// (function names, argument order, event field order, abort codes and the
+/// order in which checks are made). Change both together.
+module spend_account::spend_account;
+
+use std::ascii::String;
+use std::type_name;
+use sui::balance::Balance;
+use sui::clock::Clock;
+use sui::coin::{Self, Coin};
+use sui::event;
+
+// === Errors ===
+
+/// The sender is not the owner of the pool or grant.
+const ENotOwner: u64 = 1;
+/// The sender is not the delegate of the grant.
+const ENotDelegate: u64 = 2;
+/// The grant is paused.
+const EPaused: u64 = 3;
+/// The grant has been revoked.
+const ERevoked: u64 = 4;
+/// The grant has expired, or the requested expiry is not in the future.
+const EExpired: u64 = 5;
+/// The amount is above the grant's per-payment limit.
+const EExceedsMaxPerPayment: u64 = 6;
+/// The amount would take the grant's total spending above its session cap.
+const EExceedsSessionCap: u64 = 7;
+/// The pool does not hold enough funds.
+const EInsufficientBalance: u64 = 8;
+/// The caps are invalid: need 0 < max_per_payment <= session_cap.
+const EInvalidCaps: u64 = 9;
+/// The pool passed in is not the pool the grant was issued on.
+const EWrongPool: u64 = 10;
+/// The grant is already paused.
+const EAlreadyPaused: u64 = 11;
+/// The grant is not paused.
+const ENotPaused: u64 = 12;
+/// The amount is zero.
+const EZeroAmount: u64 = 13;
+/// The grant is already revoked.
+const EAlreadyRevoked: u64 = 14;
+/// The grant is of another kind than the function handles.
+const EWrongKind: u64 = 15;
+
+// === Grant kinds ===
+
+/// A grant created by `create_policy_grant`.
+const KIND_POLICY: u8 = 0;
+/// A spend grant.
+const KIND_SPEND: u8 = 1;
+/// An open grant.
+const KIND_OPEN: u8 = 2;
+
+// === Objects ===
+
+/// Funds of coin type `T` belonging to `owner`. Shared, so that delegates
+/// can pay out of it. Meant to be one per owner and coin type (a convention
+/// kept off chain; nothing here enforces it).
+public struct Pool<phantom T> has key {
+    id: UID,
+    owner: address,
+    balance: Balance<T>,
+}
+
+/// The right of `delegate` to pay out of the pool `pool_id`, within limits.
+/// Shared, so that both the owner and the delegate can use it.
+public struct Grant has key, store {
+    id: UID,
+    /// The pool this grant spends from.
+    pool_id: ID,
+    /// The pool's owner; the only one who can pause, resume or revoke.
+    owner: address,
+    /// The only sender allowed to `pay`.
+    delegate: address,
+    /// The most that can be paid in total under this grant.
+    session_cap: u64,
+    /// What has been paid so far under this grant.
+    spent: u64,
+    /// The most a single payment can be.
+    max_per_payment: u64,
+    /// Clock time (ms) from which the grant can no longer be used; 0 = never.
+    expiry_ms: u64,
+    paused: bool,
+    revoked: bool,
+    /// Off-chain policy identifiers the grant was issued under.
+    policy_ids: vector<u64>,
+    /// 0 = policy grant, 1 = spend grant, 2 = open grant.
+    kind: u8,
+}
+
+// === Events ===
+
+public struct PoolCreated has copy, drop {
+    pool_id: ID,
+    owner: address,
+    coin_type: String,
+}
+
+public struct Deposited has copy, drop {
+    pool_id: ID,
+    amount: u64,
+}
+
+public struct GrantCreated has copy, drop {
+    grant_id: ID,
+    pool_id: ID,
+    owner: address,
+    delegate: address,
+    coin_type: String,
+    session_cap: u64,
+    max_per_payment: u64,
+    expiry_ms: u64,
+    policy_ids: vector<u64>,
+}
+
+public struct GrantRevoked has copy, drop {
+    grant_id: ID,
+    pool_id: ID,
+    owner: address,
+}
+
+public struct GrantPauseSet has copy, drop {
+    grant_id: ID,
+    pool_id: ID,
+    owner: address,
+    paused: bool,
+}
+
+public struct PaymentMade has copy, drop {
+    grant_id: ID,
+    pool_id: ID,
+    delegate: address,
+    recipient: address,
+    amount: u64,
+    spent: u64,
+    memo: vector<u8>,
+}
+
+// === Pool ===
+
+/// Create a pool owned by the sender, funded with `coin`, and share it.
+public fun create_pool<T>(coin: Coin<T>, ctx: &mut TxContext) {
+    let owner = ctx.sender();
+    let pool = Pool<T> {
+        id: object::new(ctx),
+        owner,
+        balance: coin.into_balance(),
+    };
+    event::emit(PoolCreated {
+        pool_id: object::id(&pool),
+        owner,
+        coin_type: type_name::with_defining_ids<T>().into_string(),
+    });
+    transfer::share_object(pool);
+}
+
+/// Add `coin` to the pool. Owner only.
+public fun deposit<T>(pool: &mut Pool<T>, coin: Coin<T>, ctx: &TxContext) {
+    assert!(ctx.sender() == pool.owner, ENotOwner);
+    let amount = coin.value();
+    pool.balance.join(coin.into_balance());
+    event::emit(Deposited { pool_id: object::id(pool), amount });
+}
+
+/// Take `amount` out of the pool and send it to the owner. Owner only.
+public fun withdraw<T>(pool: &mut Pool<T>, amount: u64, ctx: &mut TxContext) {
+    assert!(ctx.sender() == pool.owner, ENotOwner);
+    assert!(pool.balance.value() >= amount, EInsufficientBalance);
+    let coin = coin::take(&mut pool.balance, amount, ctx);
+    transfer::public_transfer(coin, pool.owner);
+}
+
+// === Grants ===
+
+/// Let `delegate` pay out of `pool`, at most `max_per_payment` a payment and
+/// `session_cap` in total, until `expiry_ms` (0 = no expiry). Owner only.
+/// Checks, in order: owner, caps, expiry.
+public fun create_policy_grant<T>(
+    pool: &Pool<T>,
+    delegate: address,
+    session_cap: u64,
+    max_per_payment: u64,
+    expiry_ms: u64,
+    policy_ids: vector<u64>,
+    clock: &Clock,
+    ctx: &mut TxContext,
+) {
+    assert!(ctx.sender() == pool.owner, ENotOwner);
+    assert!(max_per_payment > 0 && max_per_payment <= session_cap, EInvalidCaps);
+    assert!(expiry_ms == 0 || expiry_ms > clock.timestamp_ms(), EExpired);
+
+    let grant = Grant {
+        id: object::new(ctx),
+        pool_id: object::id(pool),
+        owner: pool.owner,
+        delegate,
+        session_cap,
+        spent: 0,
+        max_per_payment,
+        expiry_ms,
+        paused: false,
+        revoked: false,
+        policy_ids,
+        kind: KIND_POLICY,
+    };
+    event::emit(GrantCreated {
+        grant_id: object::id(&grant),
+        pool_id: grant.pool_id,
+        owner: grant.owner,
+        delegate,
+        coin_type: type_name::with_defining_ids<T>().into_string(),
+        session_cap,
+        max_per_payment,
+        expiry_ms,
+        policy_ids: grant.policy_ids,
+    });
+    transfer::share_object(grant);
+}
+
+/// End the grant for good. Owner only. Works on any kind of grant and
+/// whether or not it is paused.
+public fun revoke_grant(grant: &mut Grant, ctx: &TxContext) {
+    assert!(ctx.sender() == grant.owner, ENotOwner);
+    assert!(!grant.revoked, EAlreadyRevoked);
+    grant.revoked = true;
+    event::emit(GrantRevoked {
+        grant_id: object::id(grant),
+        pool_id: grant.pool_id,
+        owner: grant.owner,
+    });
+}
+
+/// Pause a policy grant (kind 0). Owner only.
+public fun pause_grant(grant: &mut Grant, ctx: &TxContext) {
+    set_paused(grant, KIND_POLICY, true, ctx);
+}
+
+/// Pause a spend grant (kind 1). Owner only.
+public fun pause_spend_grant(grant: &mut Grant, ctx: &TxContext) {
+    set_paused(grant, KIND_SPEND, true, ctx);
+}
+
+/// Pause an open grant (kind 2). Owner only.
+public fun pause_open_grant(grant: &mut Grant, ctx: &TxContext) {
+    set_paused(grant, KIND_OPEN, true, ctx);
+}
+
+/// Resume a paused policy grant (kind 0). Owner only.
+public fun resume_grant(grant: &mut Grant, ctx: &TxContext) {
+    set_paused(grant, KIND_POLICY, false, ctx);
+}
+
+/// Resume a paused spend grant (kind 1). Owner only.
+public fun resume_spend_grant(grant: &mut Grant, ctx: &TxContext) {
+    set_paused(grant, KIND_SPEND, false, ctx);
+}
+
+/// Resume a paused open grant (kind 2). Owner only.
+public fun resume_open_grant(grant: &mut Grant, ctx: &TxContext) {
+    set_paused(grant, KIND_OPEN, false, ctx);
+}
+
+/// Pay `amount` out of `pool` to `recipient` under `grant`. Delegate only.
+/// Checks, in order: delegate, pool, zero amount, revoked, paused, expiry,
+/// per-payment limit, session cap, pool balance.
+public fun pay<T>(
+    grant: &mut Grant,
+    pool: &mut Pool<T>,
+    amount: u64,
+    recipient: address,
+    memo: vector<u8>,
+    clock: &Clock,
+    ctx: &mut TxContext,
+) {
+    assert!(ctx.sender() == grant.delegate, ENotDelegate);
+    assert!(grant.pool_id == object::id(pool), EWrongPool);
+    assert!(amount > 0, EZeroAmount);
+    assert!(!grant.revoked, ERevoked);
+    assert!(!grant.paused, EPaused);
+    assert!(grant.expiry_ms == 0 || clock.timestamp_ms() < grant.expiry_ms, EExpired);
+    assert!(amount <= grant.max_per_payment, EExceedsMaxPerPayment);
+    // `spent <= session_cap` always holds, so this cannot underflow, and
+    // unlike `spent + amount <= session_cap` it cannot overflow.
+    assert!(amount <= grant.session_cap - grant.spent, EExceedsSessionCap);
+    assert!(pool.balance.value() >= amount, EInsufficientBalance);
+
+    let coin = coin::take(&mut pool.balance, amount, ctx);
+    transfer::public_transfer(coin, recipient);
+    grant.spent = grant.spent + amount;
+
+    event::emit(PaymentMade {
+        grant_id: object::id(grant),
+        pool_id: grant.pool_id,
+        delegate: grant.delegate,
+        recipient,
+        amount,
+        spent: grant.spent,
+        memo,
+    });
+}
+
+// === Private ===
+
+/// Shared by the pause and resume functions.
+/// Checks, in order: owner, kind, revoked, current pause state.
+fun set_paused(grant: &mut Grant, kind: u8, paused: bool, ctx: &TxContext) {
+    assert!(ctx.sender() == grant.owner, ENotOwner);
+    assert!(grant.kind == kind, EWrongKind);
+    assert!(!grant.revoked, ERevoked);
+    if (paused) {
+        assert!(!grant.paused, EAlreadyPaused);
+    } else {
+        assert!(grant.paused, ENotPaused);
+    };
+    grant.paused = paused;
+    event::emit(GrantPauseSet {
+        grant_id: object::id(grant),
+        pool_id: grant.pool_id,
+        owner: grant.owner,
+        paused,
+    });
+}
+
+// === Test-only ===
+//
+// Read access and event constructors for the tests. They are test-only so
+// that the published interface stays exactly the one described above.
+
+#[test_only]
+public fun pool_value<T>(pool: &Pool<T>): u64 { pool.balance.value() }
+
+#[test_only]
+public fun pool_owner<T>(pool: &Pool<T>): address { pool.owner }
+
+#[test_only]
+public fun grant_pool_id(grant: &Grant): ID { grant.pool_id }
+
+#[test_only]
+public fun grant_owner(grant: &Grant): address { grant.owner }
+
+#[test_only]
+public fun grant_delegate(grant: &Grant): address { grant.delegate }
+
+#[test_only]
+public fun grant_session_cap(grant: &Grant): u64 { grant.session_cap }
+
+#[test_only]
+public fun grant_spent(grant: &Grant): u64 { grant.spent }
+
+#[test_only]
+public fun grant_max_per_payment(grant: &Grant): u64 { grant.max_per_payment }
+
+#[test_only]
+public fun grant_expiry_ms(grant: &Grant): u64 { grant.expiry_ms }
+
+#[test_only]
+public fun grant_paused(grant: &Grant): bool { grant.paused }
+
+#[test_only]
+public fun grant_revoked(grant: &Grant): bool { grant.revoked }
+
+#[test_only]
+public fun grant_policy_ids(grant: &Grant): vector<u64> { grant.policy_ids }
+
+#[test_only]
+public fun grant_kind(grant: &Grant): u8 { grant.kind }
+
+#[test_only]
+/// Only `create_policy_grant` creates grants so far; this lets the tests
+/// exercise the spend and open variants of pause and resume.
+public fun set_kind_for_testing(grant: &mut Grant, kind: u8) { grant.kind = kind; }
+
+#[test_only]
+public fun pool_created_for_testing(pool_id: ID, owner: address, coin_type: String): PoolCreated {
+    PoolCreated { pool_id, owner, coin_type }
+}
+
+#[test_only]
+public fun deposited_for_testing(pool_id: ID, amount: u64): Deposited {
+    Deposited { pool_id, amount }
+}
+
+#[test_only]
+public fun grant_created_for_testing(
+    grant_id: ID,
+    pool_id: ID,
+    owner: address,
+    delegate: address,
+    coin_type: String,
+    session_cap: u64,
+    max_per_payment: u64,
+    expiry_ms: u64,
+    policy_ids: vector<u64>,
+): GrantCreated {
+    GrantCreated {
+        grant_id,
+        pool_id,
+        owner,
+        delegate,
+        coin_type,
+        session_cap,
+        max_per_payment,
+        expiry_ms,
+        policy_ids,
+    }
+}
+
+#[test_only]
+public fun grant_revoked_for_testing(grant_id: ID, pool_id: ID, owner: address): GrantRevoked {
+    GrantRevoked { grant_id, pool_id, owner }
+}
+
+#[test_only]
+public fun grant_pause_set_for_testing(
+    grant_id: ID,
+    pool_id: ID,
+    owner: address,
+    paused: bool,
+): GrantPauseSet {
+    GrantPauseSet { grant_id, pool_id, owner, paused }
+}
+
+#[test_only]
+public fun payment_made_for_testing(
+    grant_id: ID,
+    pool_id: ID,
+    delegate: address,
+    recipient: address,
+    amount: u64,
+    spent: u64,
+    memo: vector<u8>,
+): PaymentMade {
+    PaymentMade { grant_id, pool_id, delegate, recipient, amount, spent, memo }
+}

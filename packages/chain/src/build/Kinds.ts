@@ -1,0 +1,136 @@
+import { Transaction, type TransactionObjectArgument } from "@mysten/sui/transactions"
+import { toBase64 } from "@mysten/sui/utils"
+import { normalizeCoinType, pauseFunction, resumeFunction, SUI_COIN_TYPE, target } from "@gateway/domain/chain/SpendAccountModule"
+
+/** A shared object as a transaction names it offline. */
+export interface SharedRef {
+  readonly objectId: string
+  readonly initialSharedVersion: bigint
+}
+
+/** An owned object as a transaction names it offline. */
+export interface OwnedRef {
+  readonly objectId: string
+  readonly version: bigint
+  readonly digest: string
+}
+
+export interface PreparedKind {
+  readonly moveTarget: string
+  /** The unsigned `TransactionKind`, base64; the sender completes it with gas and signs it. */
+  readonly txKindBytes: string
+}
+
+const kind = async (sender: string, moveTarget: string, compose: (tx: Transaction) => void): Promise<PreparedKind> => {
+  const tx = new Transaction()
+  tx.setSender(sender)
+  compose(tx)
+  return { moveTarget, txKindBytes: toBase64(await tx.build({ onlyTransactionKind: true })) }
+}
+
+const shared = (tx: Transaction, ref: SharedRef, mutable: boolean) =>
+  tx.sharedObjectRef({ objectId: ref.objectId, initialSharedVersion: ref.initialSharedVersion.toString(), mutable })
+
+export const createPolicyGrant = (packageId: string, input: {
+  readonly sender: string
+  readonly pool: SharedRef
+  readonly coinType: string
+  readonly delegate: string
+  readonly sessionCap: bigint
+  readonly maxPerPayment: bigint
+  readonly expiryMs: bigint
+  readonly policyIds: ReadonlyArray<bigint>
+}) => {
+  const moveTarget = target(packageId, "create_policy_grant")
+  return kind(input.sender, moveTarget, (tx) => {
+    tx.moveCall({
+      target: moveTarget,
+      typeArguments: [normalizeCoinType(input.coinType)],
+      arguments: [
+        shared(tx, input.pool, false),
+        tx.pure.address(input.delegate),
+        tx.pure.u64(input.sessionCap),
+        tx.pure.u64(input.maxPerPayment),
+        tx.pure.u64(input.expiryMs),
+        tx.pure.vector("u64", [...input.policyIds]),
+        tx.object.clock()
+      ]
+    })
+  })
+}
+
+const onGrant = (packageId: string, fn: Parameters<typeof target>[1], input: { readonly sender: string; readonly grant: SharedRef }) => {
+  const moveTarget = target(packageId, fn)
+  return kind(input.sender, moveTarget, (tx) => {
+    tx.moveCall({ target: moveTarget, arguments: [shared(tx, input.grant, true)] })
+  })
+}
+
+export const revokeGrant = (packageId: string, input: { readonly sender: string; readonly grant: SharedRef }) =>
+  onGrant(packageId, "revoke_grant", input)
+
+export const pauseGrant = (packageId: string, input: { readonly sender: string; readonly grant: SharedRef; readonly kind: number }) =>
+  onGrant(packageId, pauseFunction(input.kind) ?? "pause_grant", input)
+
+export const resumeGrant = (packageId: string, input: { readonly sender: string; readonly grant: SharedRef; readonly kind: number }) =>
+  onGrant(packageId, resumeFunction(input.kind) ?? "resume_grant", input)
+
+/**
+ * Funds the owner's spend account: `create_pool` when there is none yet,
+ * else `deposit`. SUI is split from the gas coin; other assets from the
+ * owner's coins of that type.
+ */
+export const fundPool = (packageId: string, input: {
+  readonly sender: string
+  readonly coinType: string
+  readonly amount: bigint
+  readonly pool: SharedRef | undefined
+  readonly coins: ReadonlyArray<OwnedRef>
+}) => {
+  const moveTarget = target(packageId, input.pool === undefined ? "create_pool" : "deposit")
+  return kind(input.sender, moveTarget, (tx) => {
+    const coinType = normalizeCoinType(input.coinType)
+    let source: TransactionObjectArgument = tx.gas
+    if (coinType !== normalizeCoinType(SUI_COIN_TYPE)) {
+      const [first, ...rest] = input.coins.map((c) =>
+        tx.objectRef({ objectId: c.objectId, version: c.version.toString(), digest: c.digest })
+      )
+      if (first === undefined) throw new Error(`no ${coinType} coins to fund the pool with`)
+      if (rest.length > 0) tx.mergeCoins(first, rest)
+      source = first
+    }
+    const [coin] = tx.splitCoins(source, [tx.pure.u64(input.amount)])
+    if (coin === undefined) throw new Error("splitCoins returned nothing")
+    tx.moveCall({
+      target: moveTarget,
+      typeArguments: [coinType],
+      arguments: input.pool === undefined ? [coin] : [shared(tx, input.pool, true), coin]
+    })
+  })
+}
+
+export const pay = (packageId: string, input: {
+  readonly sender: string
+  readonly grant: SharedRef
+  readonly pool: SharedRef
+  readonly coinType: string
+  readonly amount: bigint
+  readonly recipient: string
+  readonly memo: Uint8Array
+}) => {
+  const moveTarget = target(packageId, "pay")
+  return kind(input.sender, moveTarget, (tx) => {
+    tx.moveCall({
+      target: moveTarget,
+      typeArguments: [normalizeCoinType(input.coinType)],
+      arguments: [
+        shared(tx, input.grant, true),
+        shared(tx, input.pool, true),
+        tx.pure.u64(input.amount),
+        tx.pure.address(input.recipient),
+        tx.pure.vector("u8", [...input.memo]),
+        tx.object.clock()
+      ]
+    })
+  })
+}

@@ -1,0 +1,100 @@
+import type { Signer } from "@mysten/sui/cryptography"
+import { decodePaymentRequiredHeader, decodePaymentResponseHeader, encodePaymentSignatureHeader } from "@x402/core/http"
+import type { PaymentRequirements, SettleResponse } from "@x402/core/types"
+import { Effect, Schedule, Schema } from "effect"
+import * as Kinds from "@gateway/chain/build/Kinds"
+import { normalizeCoinType } from "@gateway/domain/chain/SpendAccountModule"
+import type { ConnectionManifest } from "@gateway/domain/ConnectionManifest"
+import { policyAllows } from "@gateway/domain/Policy"
+import { memoOf } from "@gateway/domain/verify/PaymentVerifier"
+import { executeKind, type LedgerAccess } from "./OwnerWallet.ts"
+
+/** The SDK would not pay, or the chain would not let it: `reason` says which rule. */
+export class PaymentRefused extends Schema.TaggedError<PaymentRefused>()("PaymentRefused", { reason: Schema.String }) {}
+
+export interface PaidResponse {
+  readonly response: Response
+  /** The gateway's settlement receipt, when the call was paid. */
+  readonly receipt: SettleResponse | undefined
+  readonly digest: string | undefined
+  /** The `PAYMENT-SIGNATURE` value the call was paid with; presenting it again retries a failed forward. */
+  readonly credential: string | undefined
+}
+
+const refuse = (reason: string) => Effect.fail(new PaymentRefused({ reason }))
+
+/** The gateway answers NOT_FINAL until the payment is checkpointed: wait for it, within bounds. */
+const untilFinal = Schedule.spaced("100 millis")
+
+/**
+ * An agent that pays for calls with its own key through the grant its owner
+ * provisioned. It checks every challenge against the manifest's policy and
+ * caps before paying, and refuses a mismatch locally. The key never leaves it.
+ */
+export const makeAgent = <E>(options: { readonly manifest: ConnectionManifest; readonly signer: Signer; readonly ledger: LedgerAccess<E> }) => {
+  const { manifest, signer, ledger } = options
+
+  const choose = (required: { accepts: ReadonlyArray<PaymentRequirements> }, method: string) =>
+    Effect.gen(function*() {
+      const terms = required.accepts.find((a) => a.extra?.["rail"] === "delegate")
+      if (terms === undefined) return yield* refuse("no terms on the delegate rail")
+      const extra = terms.extra ?? {}
+      const [nonce, serviceId, path, termsMethod] = [extra["nonce"], extra["serviceId"], extra["path"], extra["method"]]
+      if (typeof nonce !== "string" || typeof serviceId !== "string" || typeof path !== "string" || typeof termsMethod !== "string") {
+        return yield* refuse("the challenge does not name its nonce, service, method and path")
+      }
+      if (termsMethod !== method) return yield* refuse(`method: the service is called with ${termsMethod}, not ${method}`)
+      if (terms.network !== manifest.network) return yield* refuse(`network: ${terms.network} is not ${manifest.network}`)
+      const grant = manifest.grants.find((g) => normalizeCoinType(g.coinType) === normalizeCoinType(terms.asset))
+      if (grant === undefined) return yield* refuse(`asset: no grant for ${terms.asset}`)
+      if (!/^[1-9][0-9]*$/.test(terms.amount)) return yield* refuse("amount: not an exact positive integer")
+      const amount = BigInt(terms.amount)
+      if (amount > BigInt(grant.maxPerPayment)) return yield* refuse(`amount: ${amount} exceeds the per-payment cap ${grant.maxPerPayment}`)
+      const call = { serviceId, method, path, recipient: terms.payTo, asset: terms.asset }
+      if (!policyAllows(manifest.policy, call, normalizeCoinType)) {
+        return yield* refuse(`policy: ${serviceId} ${method} ${path} paying ${terms.payTo} in ${terms.asset} is not allowed`)
+      }
+      return { terms, nonce, amount, grant }
+    })
+
+  const fetchPaid = (url: string, init: RequestInit = {}) =>
+    Effect.gen(function*() {
+      const method = (init.method ?? "GET").toUpperCase()
+      const first = yield* Effect.promise(() => fetch(url, init))
+      if (first.status !== 402) return { response: first, receipt: undefined, digest: undefined, credential: undefined } satisfies PaidResponse
+      const header = first.headers.get("payment-required")
+      if (header === null) return yield* refuse("a 402 without a PAYMENT-REQUIRED challenge")
+      const required = yield* Effect.try({ try: () => decodePaymentRequiredHeader(header), catch: () => new PaymentRefused({ reason: "unreadable challenge" }) })
+      const { terms, nonce, amount, grant } = yield* choose(required, method)
+
+      const kind = yield* Effect.promise(() =>
+        Kinds.pay(manifest.packageId, {
+          sender: signer.toSuiAddress(),
+          grant: { objectId: grant.grantObjectId, initialSharedVersion: BigInt(grant.grantInitialSharedVersion) },
+          pool: { objectId: grant.pool, initialSharedVersion: BigInt(grant.poolInitialSharedVersion) },
+          coinType: grant.coinType,
+          amount,
+          recipient: terms.payTo,
+          memo: memoOf(nonce)
+        })
+      )
+      const executed = yield* executeKind(kind.txKindBytes, signer, ledger)
+      if (executed.status === "failure") return yield* refuse(`the chain refused the payment: ${executed.error ?? "failure"}`)
+
+      const credential = encodePaymentSignatureHeader({ x402Version: 2, accepted: terms, payload: { digest: executed.digest } })
+      const paid = yield* Effect.promise(async () => {
+        const response = await fetch(url, { ...init, headers: { ...Object.fromEntries(new Headers(init.headers)), "payment-signature": credential } })
+        const notFinal = response.status === 409 && (await response.clone().json().catch(() => ({})) as { code?: string }).code === "NOT_FINAL"
+        return { response, notFinal }
+      }).pipe(Effect.repeat({ schedule: untilFinal, until: (r) => !r.notFinal, times: 100 }))
+      const receiptHeader = paid.response.headers.get("payment-response")
+      return {
+        response: paid.response,
+        receipt: receiptHeader === null ? undefined : decodePaymentResponseHeader(receiptHeader),
+        digest: executed.digest,
+        credential
+      } satisfies PaidResponse
+    })
+
+  return { fetchPaid, address: signer.toSuiAddress() }
+}

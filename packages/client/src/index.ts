@@ -1,0 +1,2 @@
+export * from "./ApiClient.ts"
+export * from "./OwnerSession.ts"

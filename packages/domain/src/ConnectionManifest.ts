@@ -1,0 +1,32 @@
+import { Schema } from "effect"
+import { AtomicAmount } from "./Amount.ts"
+import { CoinType } from "./CoinType.ts"
+import { DelegatedSignerId, GrantId } from "./Ids.ts"
+import { PolicyRule } from "./Policy.ts"
+import { ObjectId, SuiAddress } from "./SuiAddress.ts"
+
+/** What an agent needs to pay through one grant. Non-secret by construction: it holds no key. */
+export const ManifestGrant = Schema.Struct({
+  grantId: GrantId,
+  grantObjectId: ObjectId,
+  /** Shared-object versions, so the agent can build its `pay` kind offline. */
+  grantInitialSharedVersion: Schema.String,
+  pool: ObjectId,
+  poolInitialSharedVersion: Schema.String,
+  coinType: CoinType,
+  sessionCap: AtomicAmount,
+  maxPerPayment: AtomicAmount,
+  expiry: Schema.String
+})
+
+export const ConnectionManifest = Schema.Struct({
+  version: Schema.Literal(1),
+  network: Schema.String,
+  packageId: ObjectId,
+  apiBaseUrl: Schema.String,
+  delegatedSignerId: DelegatedSignerId,
+  delegate: SuiAddress,
+  grants: Schema.Array(ManifestGrant),
+  policy: Schema.Array(PolicyRule)
+})
+export type ConnectionManifest = typeof ConnectionManifest.Type

@@ -1,0 +1,57 @@
+import { Schema } from "effect"
+import { AtomicAmount } from "./Amount.ts"
+import { CoinType } from "./CoinType.ts"
+import { GrantId, PolicyId } from "./Ids.ts"
+import { GrantViewStatus } from "./SignerStatus.ts"
+import { ObjectId, SuiAddress } from "./SuiAddress.ts"
+
+export const Caps = Schema.Struct({
+  sessionCap: AtomicAmount,
+  maxPerPayment: AtomicAmount
+})
+export type Caps = typeof Caps.Type
+
+/** On-chain policy ids are u64 numbers on chain and integers in JSON. */
+export const OnChainPolicyId = Schema.Number.pipe(Schema.check(Schema.isInt(), Schema.isGreaterThanOrEqualTo(0)))
+
+/** A grant as the create response carries it: everything the owner needs to sign. */
+export const PreparedGrant = Schema.Struct({
+  grantId: GrantId,
+  asset: CoinType,
+  coinType: CoinType,
+  pool: ObjectId,
+  policyIds: Schema.Array(PolicyId),
+  onChainPolicyIds: Schema.Array(OnChainPolicyId),
+  caps: Caps,
+  expiry: Schema.String,
+  moveTarget: Schema.String,
+  txKindBytes: Schema.String,
+  sender: SuiAddress
+})
+export type PreparedGrant = typeof PreparedGrant.Type
+
+/** A grant in revoke, pause and resume prepare responses. */
+export const PreparedGrantChange = Schema.Struct({
+  grantId: GrantId,
+  asset: CoinType,
+  grantObjectId: ObjectId,
+  moveTarget: Schema.String,
+  txKindBytes: Schema.String,
+  sender: SuiAddress
+})
+export type PreparedGrantChange = typeof PreparedGrantChange.Type
+
+/** A grant in list and get responses. */
+export const GrantView = Schema.Struct({
+  id: GrantId,
+  asset: CoinType,
+  coinType: CoinType,
+  pool: ObjectId,
+  grantObjectId: Schema.NullOr(ObjectId),
+  status: GrantViewStatus,
+  policyIds: Schema.Array(PolicyId),
+  onChainPolicyIds: Schema.Array(OnChainPolicyId),
+  caps: Caps,
+  expiry: Schema.String
+})
+export type GrantView = typeof GrantView.Type

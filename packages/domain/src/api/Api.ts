@@ -1,0 +1,27 @@
+import { HttpApi, OpenApi } from "effect/http-api"
+import { AuthApi } from "./Auth.ts"
+import { DelegatedSignersApi } from "./DelegatedSigners.ts"
+import { DiscoveryApi } from "./Discovery.ts"
+import { PoliciesApi } from "./Policies.ts"
+import { RequestErrors } from "./RequestErrors.ts"
+import { SellersApi } from "./Sellers.ts"
+import { ServicesApi } from "./Services.ts"
+import { SpendAccountsApi } from "./SpendAccounts.ts"
+import { SystemApi } from "./System.ts"
+
+/** The one definition both the server and the typed client are derived from. */
+export class Api extends HttpApi.make("gateway")
+  .add(SystemApi)
+  .add(AuthApi)
+  .add(DelegatedSignersApi)
+  .add(PoliciesApi)
+  .add(SpendAccountsApi)
+  .add(SellersApi)
+  .add(ServicesApi)
+  .add(DiscoveryApi)
+  .middleware(RequestErrors)
+  .annotateMerge(OpenApi.annotations({
+    title: "Sui delegated-signer gateway",
+    description: "Delegated signers verified on chain, and a catalog of paid services for agents."
+  }))
+{}

@@ -1,0 +1,15 @@
+import { Schema } from "effect"
+import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema } from "effect/http-api"
+
+const markdown = Schema.String.pipe(HttpApiSchema.asText({ contentType: "text/markdown; charset=utf-8" }))
+
+/** Documents for agents, generated from live data; no session needed. */
+export class DiscoveryApi extends HttpApiGroup.make("discovery", { topLevel: true })
+  .add(
+    HttpApiEndpoint.get("skill", "/SKILL.md", { success: markdown }),
+    HttpApiEndpoint.get("llms", "/llms.txt", {
+      success: Schema.String.pipe(HttpApiSchema.asText({ contentType: "text/plain; charset=utf-8" }))
+    }),
+    HttpApiEndpoint.get("mcp", "/.well-known/mcp.json", { success: Schema.Unknown })
+  )
+{}

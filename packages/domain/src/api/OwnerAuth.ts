@@ -1,0 +1,25 @@
+import { Context, Schema } from "effect"
+import { HttpApiMiddleware, HttpApiSecurity } from "effect/http-api"
+import { Unauthenticated, Unavailable } from "../Errors.ts"
+import { SuiAddress } from "../SuiAddress.ts"
+
+/** The owner whose verified session (or trusted internal hop) made this request. */
+export class CurrentOwner extends Context.Service<CurrentOwner, { readonly address: SuiAddress }>()(
+  "@gateway/domain/CurrentOwner"
+) {}
+
+/**
+ * The owner session travels in `Authorization` as `Bearer <token>` or
+ * `Internal <address>.<ms>.<hmac>`; the middleware reads the raw header and
+ * decides, so handlers never see it.
+ */
+export class OwnerAuth extends HttpApiMiddleware.Service<OwnerAuth, { provides: CurrentOwner }>()(
+  "@gateway/domain/OwnerAuth",
+  {
+    requiredForClient: true,
+    security: { authorization: HttpApiSecurity.apiKey({ key: "Authorization", in: "header" }) },
+    error: [Unauthenticated, Unavailable]
+  }
+) {}
+
+export const OwnerAddress = Schema.Struct({ address: SuiAddress })

@@ -1,0 +1,199 @@
+import { Context, Effect, Layer, Option, Schema } from "effect"
+import { SqlClient } from "effect/sql"
+import { RegisterService, ServiceStatus } from "@gateway/domain/CatalogEntry"
+import type { Unavailable } from "@gateway/domain/Errors"
+import type { SuiAddress } from "@gateway/domain/SuiAddress"
+import { storeUnavailable } from "../storage/StoreErrors.ts"
+
+/** The terms of one immutable revision, as the seller registered them (credential locator aside). */
+export const Terms = RegisterService.mapFields(({ upstreamUrl: _u, upstreamCredentialEnv: _c, ...terms }) => terms)
+export type Terms = typeof Terms.Type
+
+const TermsJson = Schema.fromJsonString(Terms)
+
+export interface ServiceRow {
+  readonly id: string
+  readonly ownerAddress: string
+  readonly status: ServiceStatus
+  readonly activeRevision: number
+  readonly draftRevision: number | null
+  readonly createdAt: string
+  readonly updatedAt: string
+}
+
+export interface Revision {
+  readonly revision: number
+  readonly terms: Terms
+  readonly upstreamUrl: string
+  readonly upstreamCredentialEnv: string | null
+}
+
+export interface ServiceWithRevisions {
+  readonly service: ServiceRow
+  /** The revision callers see (none before the first activation). */
+  readonly active: Option.Option<Revision>
+  /** The newest revision not yet activated. */
+  readonly draft: Option.Option<Revision>
+}
+
+const Row = Schema.Struct({
+  id: Schema.String,
+  owner_address: Schema.String,
+  status: ServiceStatus,
+  active_revision: Schema.Number,
+  draft_revision: Schema.NullOr(Schema.Number),
+  created_at: Schema.Unknown,
+  updated_at: Schema.Unknown
+})
+
+const RevisionRow = Schema.Struct({
+  revision: Schema.Number,
+  terms: Schema.String,
+  upstream_url: Schema.String,
+  upstream_credential_env: Schema.NullOr(Schema.String)
+})
+
+const iso = (v: unknown) => new Date(v instanceof Date ? v : String(v)).toISOString()
+
+const toService = (row: typeof Row.Type): ServiceRow => ({
+  id: row.id,
+  ownerAddress: row.owner_address,
+  status: row.status,
+  activeRevision: row.active_revision,
+  draftRevision: row.draft_revision,
+  createdAt: iso(row.created_at),
+  updatedAt: iso(row.updated_at)
+})
+
+const toRevision = (row: typeof RevisionRow.Type): Revision => ({
+  revision: row.revision,
+  terms: Schema.decodeSync(TermsJson)(row.terms),
+  upstreamUrl: row.upstream_url,
+  upstreamCredentialEnv: row.upstream_credential_env
+})
+
+/** What the public list matches `q` against: id, name and description, lowercased. */
+const searchText = (id: string, terms: Terms) => `${id} ${terms.name} ${terms.description}`.toLowerCase()
+
+/** `%`, `_` and `\` in a search are literal characters, not patterns. */
+const likePattern = (q: string) => `%${q.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`
+
+/** SQL for services and their immutable revisions. */
+export class CatalogRepo extends Context.Service<CatalogRepo, {
+  insertDraft(input: { id: string; owner: SuiAddress; revision: Revision; now: Date }): Effect.Effect<void, Unavailable>
+  /** Adds the next revision as the draft of the owner's service; none when the service is not theirs. */
+  addRevision(input: { id: string; owner: SuiAddress; revision: Omit<Revision, "revision">; now: Date }): Effect.Effect<Option.Option<number>, Unavailable>
+  /** Makes the draft live; none when there is no draft to activate for this owner. */
+  activate(input: { id: string; owner: SuiAddress; now: Date }): Effect.Effect<Option.Option<number>, Unavailable>
+  find(id: string): Effect.Effect<Option.Option<ServiceWithRevisions>, Unavailable>
+  /** Live services matching `q`, in activation order after `afterSeq`, and how many match in all. */
+  listLive(input: { q: string | undefined; limit: number; afterSeq: Option.Option<bigint> }): Effect.Effect<{
+    readonly count: number
+    readonly rows: ReadonlyArray<{ readonly seq: bigint; readonly entry: ServiceWithRevisions }>
+  }, Unavailable>
+}>()("@gateway/server/CatalogRepo") {
+  static readonly layer = Layer.effect(
+    CatalogRepo,
+    Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      const decodeRow = Schema.decodeUnknownSync(Row)
+      const decodeRevision = Schema.decodeUnknownSync(RevisionRow)
+
+      const insertRevision = (id: string, revision: Revision, now: Date) =>
+        sql`INSERT INTO service_revisions (service_id, revision, terms, upstream_url, upstream_credential_env, created_at)
+            VALUES (${id}, ${revision.revision}, ${Schema.encodeSync(TermsJson)(revision.terms)}, ${revision.upstreamUrl},
+              ${revision.upstreamCredentialEnv}, ${now.toISOString()})`
+
+      const withRevisions = (rows: ReadonlyArray<unknown>) =>
+        Effect.gen(function*() {
+          const services = rows.map((r) => toService(decodeRow(r)))
+          if (services.length === 0) return []
+          const wanted = services.flatMap((s) => [s.activeRevision, s.draftRevision ?? 0].map((rev) => `${s.id}#${rev}`))
+          const revisions = yield* sql<{ service_id: string }>`SELECT service_id, revision, terms, upstream_url, upstream_credential_env
+              FROM service_revisions WHERE service_id IN ${sql.in(services.map((s) => s.id))}`
+          const byKey = new Map(
+            revisions
+              .map((r) => ({ key: `${r.service_id}#${decodeRevision(r).revision}`, revision: toRevision(decodeRevision(r)) }))
+              .filter((r) => wanted.includes(r.key))
+              .map((r) => [r.key, r.revision] as const)
+          )
+          return services.map((service) => ({
+            service,
+            active: Option.fromNullishOr(byKey.get(`${service.id}#${service.activeRevision}`)),
+            draft: service.draftRevision === null ? Option.none() : Option.fromNullishOr(byKey.get(`${service.id}#${service.draftRevision}`))
+          }))
+        })
+
+      return CatalogRepo.of({
+        insertDraft: ({ id, owner, revision, now }) =>
+          sql.withTransaction(
+            Effect.gen(function*() {
+              yield* sql`INSERT INTO services (id, owner_address, status, draft_revision, created_at, updated_at)
+                  VALUES (${id}, ${owner}, 'draft', ${revision.revision}, ${now.toISOString()}, ${now.toISOString()})`
+              yield* insertRevision(id, revision, now)
+            })
+          ).pipe(storeUnavailable),
+
+        addRevision: ({ id, owner, revision, now }) =>
+          sql.withTransaction(
+            Effect.gen(function*() {
+              const rows = yield* sql<{ next: number }>`UPDATE services
+                  SET draft_revision = GREATEST(active_revision, COALESCE(draft_revision, 0)) + 1, updated_at = ${now.toISOString()}
+                  WHERE id = ${id} AND owner_address = ${owner} AND status <> 'retired'
+                  RETURNING draft_revision AS next`
+              const next = rows[0]?.next
+              if (next === undefined) return Option.none<number>()
+              yield* insertRevision(id, { ...revision, revision: next }, now)
+              return Option.some(next)
+            })
+          ).pipe(storeUnavailable),
+
+        activate: ({ id, owner, now }) =>
+          sql<{ active_revision: number }>`UPDATE services
+              SET active_revision = draft_revision, draft_revision = NULL, status = 'live',
+                  live_seq = COALESCE(live_seq, nextval('services_live_seq')), updated_at = ${now.toISOString()},
+                  search = ''
+              WHERE id = ${id} AND owner_address = ${owner} AND draft_revision IS NOT NULL
+              RETURNING active_revision`.pipe(
+            Effect.flatMap((rows) => {
+              const active = rows[0]?.active_revision
+              if (active === undefined) return Effect.succeed(Option.none<number>())
+              return sql<{ terms: string }>`SELECT terms FROM service_revisions WHERE service_id = ${id} AND revision = ${active}`.pipe(
+                Effect.flatMap((revs) => {
+                  const terms = revs[0] === undefined ? undefined : Schema.decodeSync(TermsJson)(revs[0].terms)
+                  return terms === undefined
+                    ? Effect.succeed(Option.some(active))
+                    : Effect.as(sql`UPDATE services SET search = ${searchText(id, terms)} WHERE id = ${id}`, Option.some(active))
+                })
+              )
+            }),
+            sql.withTransaction,
+            storeUnavailable
+          ),
+
+        find: (id) =>
+          sql`SELECT id, owner_address, status, active_revision, draft_revision, created_at, updated_at
+              FROM services WHERE id = ${id}`.pipe(
+            Effect.flatMap(withRevisions),
+            Effect.map((rows) => Option.fromNullishOr(rows[0])),
+            storeUnavailable
+          ),
+
+        listLive: ({ q, limit, afterSeq }) =>
+          Effect.gen(function*() {
+            const match = q === undefined || q.trim() === "" ? sql`TRUE` : sql`search LIKE ${likePattern(q.trim())}`
+            const after = Option.match(afterSeq, { onNone: () => sql`TRUE`, onSome: (seq) => sql`live_seq > ${seq.toString()}` })
+            const [counted] = yield* sql<{ n: unknown }>`SELECT count(*) AS n FROM services WHERE status = 'live' AND ${match}`
+            const rows = yield* sql<{ live_seq: unknown }>`SELECT id, owner_address, status, active_revision, draft_revision,
+                created_at, updated_at, live_seq FROM services
+                WHERE status = 'live' AND ${match} AND ${after} ORDER BY live_seq LIMIT ${limit}`
+            const entries = yield* withRevisions(rows)
+            return {
+              count: Number(counted?.n ?? 0),
+              rows: entries.map((entry, i) => ({ seq: BigInt(String(rows[i]?.live_seq)), entry }))
+            }
+          }).pipe(storeUnavailable)
+      })
+    })
+  )
+}

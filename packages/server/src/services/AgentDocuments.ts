@@ -1,0 +1,171 @@
+import { Context, Effect, Layer } from "effect"
+import { OpenApi } from "effect/http-api"
+import { Api } from "@gateway/domain/api/Api"
+import type { CatalogEntry } from "@gateway/domain/CatalogEntry"
+import type { Invalid, NotFound, Unavailable } from "@gateway/domain/Errors"
+import { Catalog } from "./Catalog.ts"
+import { PublicUrl } from "./PublicUrl.ts"
+
+const TITLE = "Sui delegated-signer gateway"
+const SUMMARY =
+  "Paid HTTP APIs for agents. Read a service's terms from /v1/services/{id}, check them against your owner's policy, pay the exact price on Sui through your delegated grant, and call resourceUrl with the payment."
+
+/** Every public route of the API definition, so the documents never drift from what is served. */
+const publicRoutes = (() => {
+  const spec = OpenApi.fromApi(Api)
+  return Object.entries(spec.paths).flatMap(([path, item]) =>
+    Object.entries(item as Record<string, { summary?: string; operationId?: string; security?: ReadonlyArray<unknown> }>)
+      .filter(([, op]) => typeof op === "object" && op !== null && "operationId" in op)
+      .map(([method, op]) => ({ method: method.toUpperCase(), path, operationId: op.operationId ?? "", authenticated: (op.security ?? []).length > 0 }))
+  )
+})()
+
+/** The agent's procedure, identical in SKILL.md and each service page. */
+const PROCEDURE = [
+  "1. Find a service: `GET /v1/services?q=<words>` lists live services; `GET /v1/services/{id}` is the authoritative JSON of its terms.",
+  "2. Compare the terms with your owner's policy (your connection manifest): the service `id`, `method`, `path`, `asset` and the recipient `payTo` must all be allowed. If any differs, do not pay.",
+  "3. Treat `price` as an exact integer of atomic units of `asset`; `decimals` is for display only. Refuse a price above your grant's `maxPerPayment`.",
+  "4. Call `resourceUrl` with `method`. The gateway answers `402 Payment Required` with a challenge (an x402 `accepts` body and a `WWW-Authenticate: Payment` header) carrying a single-use nonce.",
+  "5. Pay only through the `delegate` rail: call `spend_account::pay` on your grant with amount = price, recipient = payTo and memo = the nonce, signed by your own key. Never send a private key anywhere.",
+  "6. Repeat the call with the transaction digest as the credential (`PAYMENT-SIGNATURE` or `Authorization: Payment`). The gateway verifies the payment on chain and forwards the call; the response carries a payment receipt."
+]
+
+export const serviceMarkdown = (entry: CatalogEntry) =>
+  [
+    `# ${entry.name}`,
+    "",
+    `> ${entry.description}`,
+    "",
+    "## Terms",
+    "",
+    `| field | value |`,
+    `|---|---|`,
+    `| id | \`${entry.id}\` |`,
+    `| method | \`${entry.method}\` |`,
+    `| path | \`${entry.path}\` |`,
+    `| resourceUrl | ${entry.resourceUrl} |`,
+    `| price | \`${entry.price}\` atomic units (decimals ${entry.decimals}) |`,
+    `| asset | \`${entry.asset}\` |`,
+    `| payTo | \`${entry.payTo}\` |`,
+    `| network | \`${entry.network}\` |`,
+    `| rail | \`${entry.rail}\` |`,
+    `| dialects | ${entry.dialects.map((d) => `\`${d}\``).join(", ")} |`,
+    `| mimeType | \`${entry.mimeType}\` |`,
+    `| activeRevision | ${entry.activeRevision} |`,
+    "",
+    "The JSON at `/v1/services/" + entry.id + "` is authoritative; this page is generated from it.",
+    "",
+    "## How to pay",
+    "",
+    ...PROCEDURE,
+    "",
+    "## Example",
+    "",
+    "```http",
+    `${entry.method} ${entry.resourceUrl}`,
+    "",
+    "HTTP/1.1 402 Payment Required",
+    `WWW-Authenticate: Payment id="…", method="sui", intent="charge", request="…"`,
+    "```",
+    ""
+  ].join("\n")
+
+/** The agent-facing documents, generated from live catalog data and the API definition. */
+export class AgentDocuments extends Context.Service<AgentDocuments, {
+  readonly llms: Effect.Effect<string, Invalid | Unavailable>
+  readonly skill: Effect.Effect<string>
+  readonly mcp: Effect.Effect<unknown>
+  service(id: string): Effect.Effect<string, NotFound | Unavailable>
+}>()("@gateway/server/AgentDocuments") {
+  static readonly layer = Layer.effect(
+    AgentDocuments,
+    Effect.gen(function*() {
+      const catalog = yield* Catalog
+      const { origin } = yield* PublicUrl
+      const link = (path: string) => `${origin}${path}`
+
+      const llms = Effect.gen(function*() {
+        const services: Array<CatalogEntry> = []
+        let cursor: string | undefined
+        do {
+          const page = yield* catalog.list(cursor === undefined ? { limit: 200 } : { limit: 200, cursor })
+          services.push(...page.services)
+          cursor = page.nextCursor ?? undefined
+        } while (cursor !== undefined)
+        return [
+          `# ${TITLE}`,
+          "",
+          `> ${SUMMARY}`,
+          "",
+          "## Discovery",
+          "",
+          `- [Live services](${link("/v1/services")}): JSON list, \`?q=\` to search`,
+          `- [Skill](${link("/SKILL.md")}): the safe discovery-and-payment procedure`,
+          `- [MCP server card](${link("/.well-known/mcp.json")}): machine-readable discovery document`,
+          `- [OpenAPI](${link("/openapi.json")}): every route of the API`,
+          "",
+          "## Services",
+          "",
+          ...(services.length === 0
+            ? ["No live services yet."]
+            : services.map((s) => `- [${s.name}](${link(`/v1/services/${s.id}.md`)}): ${s.description} (${s.price} of ${s.asset})`)),
+          "",
+          "## API",
+          "",
+          ...publicRoutes.map((r) => `- \`${r.method} ${r.path}\`${r.authenticated ? " (owner session)" : ""}`),
+          ""
+        ].join("\n")
+      })
+
+      const skill = Effect.succeed(
+        [
+          "---",
+          "name: sui-delegated-gateway",
+          `description: Discover paid HTTP services at ${origin} and pay for a call on Sui through a delegated grant, within the owner's policy and caps.`,
+          "---",
+          "",
+          `# ${TITLE}`,
+          "",
+          SUMMARY,
+          "",
+          "## Procedure",
+          "",
+          ...PROCEDURE,
+          "",
+          "## Rules",
+          "",
+          "- Reading the catalog does not authorize a purchase; only the owner's policy does.",
+          "- Never pay a service, recipient or asset your policy does not list.",
+          "- Never use floating point for amounts: `price` is a decimal string of atomic units.",
+          "- A refused payment (paused, revoked, expired grant, or over a cap) must not be retried with another key.",
+          ""
+        ].join("\n")
+      )
+
+      const mcp = Effect.succeed({
+        name: "sui-delegated-gateway",
+        version: "1.0.0",
+        description: SUMMARY,
+        url: origin,
+        documentation: { openapi: link("/openapi.json"), llms: link("/llms.txt"), skill: link("/SKILL.md"), reference: link("/docs") },
+        authentication: {
+          discovery: "none",
+          owner: { scheme: "bearer", obtain: [link("/v1/auth/challenge"), link("/v1/auth/session")], method: "Sign-In-With-Sui personal message" },
+          payment: { scheme: "x402 / Payment", rail: "delegate" }
+        },
+        capabilities: {
+          discovery: { list: link("/v1/services"), get: link("/v1/services/{id}"), markdown: link("/v1/services/{id}.md") },
+          payment: { challenge: "HTTP 402", dialects: ["x402", "mpp"], rail: "delegate", network: "sui" }
+        },
+        endpoints: publicRoutes.map((r) => ({ method: r.method, path: r.path, operationId: r.operationId, authenticated: r.authenticated }))
+      })
+
+      return AgentDocuments.of({
+        llms,
+        skill,
+        mcp,
+        service: (id) => Effect.map(catalog.get(id), serviceMarkdown)
+      })
+    })
+  )
+}

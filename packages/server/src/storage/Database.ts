@@ -1,0 +1,58 @@
+import { PGlite } from "@electric-sql/pglite"
+import { PGLiteSocketServer } from "@electric-sql/pglite-socket"
+import { PgClient } from "@effect/sql-pg"
+import { Effect, Layer, Option, Redacted } from "effect"
+import { SqlClient } from "effect/sql"
+import { AppConfig } from "../Config.ts"
+
+/** PGlite in this process, and a pglite-socket server for it on a loopback port. */
+export const servePglite = (dataDir: Option.Option<string>) =>
+  Effect.gen(function*() {
+    const db = yield* Effect.acquireRelease(
+      Effect.promise(() => PGlite.create(Option.getOrUndefined(dataDir))),
+      (db) => Effect.promise(() => db.close()).pipe(Effect.ignore)
+    )
+    const listen = (port: number) =>
+      Effect.acquireRelease(
+        Effect.promise(async () => {
+          const server = new PGLiteSocketServer({ db, host: "127.0.0.1", port })
+          await server.start()
+          return server
+        }),
+        (server) => Effect.promise(() => server.stop()).pipe(Effect.ignore)
+      )
+    const server = yield* listen(0)
+    const port = Number(server.getServerConn().split(":")[1])
+    return { db, server, port, listen }
+  })
+
+/** The `@effect/sql-pg` client for a pglite-socket: the socket serves one connection, so the pool is exactly one. */
+export const layerPgliteClient = (port: number) =>
+  PgClient.layer({ host: "127.0.0.1", port, username: "postgres", database: "postgres", maxConnections: 1, minConnections: 1 })
+
+/**
+ * The embedded default: PGlite in-process, served on loopback by
+ * pglite-socket so the same `@effect/sql-pg` client talks to it.
+ */
+export const layerPglite = (dataDir: Option.Option<string>) =>
+  Layer.unwrap(Effect.map(servePglite(dataDir), ({ port }) => layerPgliteClient(port)))
+
+/** A real PostgreSQL, optionally confined to one schema (tests give each run its own). */
+export const layerPostgres = (url: Redacted.Redacted, options: { readonly schema?: string; readonly applicationName?: string } = {}) =>
+  PgClient.layer({
+    url,
+    maxConnections: 16,
+    ...(options.schema === undefined ? {} : { startupParameters: { search_path: options.schema } }),
+    ...(options.applicationName === undefined ? {} : { applicationName: options.applicationName })
+  })
+
+/** `DATABASE_URL` selects PostgreSQL; otherwise PGlite, kept in `DATA_DIR` when set. */
+export const layerFromConfig: Layer.Layer<SqlClient.SqlClient | PgClient.PgClient, unknown, AppConfig> = Layer.unwrap(
+  Effect.gen(function*() {
+    const config = yield* AppConfig
+    return Option.match(config.databaseUrl, {
+      onNone: () => layerPglite(config.dataDir),
+      onSome: (url) => layerPostgres(url)
+    })
+  })
+)

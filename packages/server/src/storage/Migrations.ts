@@ -1,0 +1,38 @@
+import { Effect, Layer } from "effect"
+import { Migrator, SqlClient } from "effect/sql"
+import ownerSessions from "../migrations/0001_owner_sessions.ts"
+import policies from "../migrations/0002_policies.ts"
+import catalog from "../migrations/0003_catalog.ts"
+import delegatedSigners from "../migrations/0004_delegated_signers.ts"
+import ledgerJournal from "../migrations/0005_ledger_journal.ts"
+import payments from "../migrations/0006_payments.ts"
+
+const loader = Migrator.fromRecord({
+  "0001_owner_sessions": ownerSessions,
+  "0002_policies": policies,
+  "0003_catalog": catalog,
+  "0004_delegated_signers": delegatedSigners,
+  "0005_ledger_journal": ledgerJournal,
+  "0006_payments": payments
+})
+
+/** Any fixed key: every replica takes the same advisory lock around migrating. */
+const MIGRATION_LOCK = 7_412_001
+
+/**
+ * Runs the versioned migrations at start-up. Two replicas starting at once
+ * serialize on a transaction-scoped advisory lock, so the second finds the
+ * work done and applies nothing.
+ */
+export const layerMigrations = Layer.effectDiscard(
+  Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    const applied = yield* sql.withTransaction(
+      Effect.gen(function*() {
+        yield* sql`SELECT pg_advisory_xact_lock(${MIGRATION_LOCK})`
+        return yield* Migrator.make({})({ loader })
+      })
+    )
+    if (applied.length > 0) yield* Effect.logInfo("migrations applied", applied.map(([id, name]) => `${id}_${name}`))
+  })
+)

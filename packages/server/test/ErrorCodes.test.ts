@@ -1,0 +1,104 @@
+import { Ed25519Keypair } from "@mysten/sui/keypairs/ed25519"
+import { assert, describe, layer } from "@effect/vitest"
+import { Effect, Layer } from "effect"
+import { FetchLayer, makeApiClient } from "@gateway/client"
+import { CoinType } from "@gateway/domain/CoinType"
+import { createRequest, fundedOwner, SUI } from "./Scenario.ts"
+import { TestLedger } from "./TestLedger.ts"
+import { BaseUrl, layerTestServer } from "./TestServer.ts"
+
+/** Sends a request as-is and returns status and JSON body, to check both exactly. */
+const raw = (baseUrl: string, method: string, path: string, authorization: string, body?: unknown) =>
+  Effect.promise(async () => {
+    const response = await fetch(`${baseUrl}${path}`, {
+      method,
+      headers: { authorization, "content-type": "application/json" },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) })
+    })
+    return { status: response.status, body: await response.json() as Record<string, unknown> }
+  })
+
+const expectError = (response: { status: number; body: Record<string, unknown> }, status: number, code: string) => {
+  assert.strictEqual(response.status, status, JSON.stringify(response.body))
+  assert.deepStrictEqual(Object.keys(response.body).sort(), ["code", "message", "ok", "reason"])
+  assert.strictEqual(response.body.ok, false)
+  assert.strictEqual(response.body.code, code)
+  assert.isString(response.body.message)
+  assert.isString(response.body.reason)
+}
+
+describe("every spec error code on the signer routes", () => {
+  layer(Layer.mergeAll(TestLedger.layer.pipe(Layer.provideMerge(layerTestServer())), FetchLayer), { excludeTestServices: true })((it) => {
+    it.effect("NOT_FOUND, UNSUPPORTED_ASSET, NOT_FINAL, FOREIGN_DIGEST, UNVERIFIED, TX_FAILED, CONFLICT and INVALID", () =>
+      Effect.gen(function*() {
+        const baseUrl = yield* BaseUrl
+        const ledger = yield* TestLedger
+        const client = yield* makeApiClient(baseUrl)
+        const { owner, session, asOwner } = yield* fundedOwner(client)
+        const auth = session.authorization
+        const agent = new Ed25519Keypair().toSuiAddress()
+        const finalizePath = (id: string, grantId: string, step = "") => `/v1/delegated-signers/${id}/grants/${grantId}${step}/finalize`
+
+        expectError(yield* raw(baseUrl, "GET", "/v1/delegated-signers/ds_0000000000000000000000000z", auth), 404, "NOT_FOUND")
+
+        const unfunded = CoinType.make(`0x${"7".repeat(64)}::usd::USD`)
+        const unsupported = yield* raw(baseUrl, "POST", "/v1/delegated-signers", auth, {
+          ...createRequest(agent, "k-unsupported").payload,
+          idempotencyKey: "k-unsupported",
+          assetScopes: [{ asset: unfunded, totalBudgetAtomic: "10", maxPerPaymentAtomic: "1" }]
+        })
+        expectError(unsupported, 400, "UNSUPPORTED_ASSET")
+
+        const invalid = yield* raw(baseUrl, "POST", "/v1/delegated-signers", auth, {
+          ...createRequest(agent, "k-invalid").payload,
+          idempotencyKey: "k-invalid",
+          assetScopes: [{ asset: SUI, totalBudgetAtomic: "10", maxPerPaymentAtomic: "11" }]
+        })
+        expectError(invalid, 400, "INVALID")
+        assert.match(String(invalid.body.reason), /assetScopes\.0\.maxPerPaymentAtomic/)
+
+        // Two signers of this owner, each with one grant.
+        const a = yield* client.delegatedSigners.create(createRequest(agent, "k-a", 1000n, 100n)).pipe(asOwner)
+        const b = yield* client.delegatedSigners.create(createRequest(agent, "k-b", 2000n, 200n)).pipe(asOwner)
+        const [ga] = a.grants
+        const [gb] = b.grants
+        if (ga === undefined || gb === undefined) return assert.fail("grants")
+
+        const digestA = yield* ledger.execute(ga.txKindBytes, owner)
+        expectError(yield* raw(baseUrl, "POST", finalizePath(a.delegatedSignerId, ga.grantId), auth, { digest: digestA }), 409, "NOT_FINAL")
+        yield* ledger.checkpoint
+
+        // B's create transaction is final, but it is not what A prepared.
+        const digestB = yield* ledger.execute(gb.txKindBytes, owner)
+        yield* ledger.checkpoint
+        const unverified = yield* raw(baseUrl, "POST", finalizePath(a.delegatedSignerId, ga.grantId), auth, { digest: digestB })
+        expectError(unverified, 502, "UNVERIFIED")
+        assert.match(String(unverified.body.reason), /^session_cap: /)
+
+        // The same kind signed and sent by someone else: it aborts on chain (not the pool owner), but first it is foreign.
+        const stranger = new Ed25519Keypair()
+        yield* ledger.fundPool(stranger, SUI, 10_000n)
+        const strangers = yield* ledger.execute(ga.txKindBytes, stranger)
+        yield* ledger.checkpoint
+        const foreign = yield* raw(baseUrl, "POST", finalizePath(a.delegatedSignerId, ga.grantId), auth, { digest: strangers })
+        expectError(foreign, 502, "FOREIGN_DIGEST")
+
+        const done = yield* raw(baseUrl, "POST", finalizePath(a.delegatedSignerId, ga.grantId), auth, { digest: digestA })
+        assert.strictEqual(done.status, 200)
+        expectError(yield* raw(baseUrl, "POST", finalizePath(b.delegatedSignerId, gb.grantId), auth, { digest: digestA }), 409, "CONFLICT")
+
+        // Pausing twice on chain: the second transaction aborts, and finalizing it is TX_FAILED.
+        const pause = yield* client.delegatedSigners.preparePause({ params: { id: a.delegatedSignerId } }).pipe(asOwner)
+        const kind = pause.grants[0]
+        if (kind === undefined) return assert.fail("pause kind")
+        const paused = yield* ledger.execute(kind.txKindBytes, owner)
+        yield* ledger.checkpoint
+        const again = yield* ledger.execute(kind.txKindBytes, owner)
+        yield* ledger.checkpoint
+        assert.notStrictEqual(again, paused)
+        const failed = yield* raw(baseUrl, "POST", finalizePath(a.delegatedSignerId, ga.grantId, "/pause"), auth, { digest: again })
+        expectError(failed, 502, "TX_FAILED")
+        assert.match(String(failed.body.reason), /EAlreadyPaused/)
+      }))
+  })
+})

@@ -1,0 +1,163 @@
+import { Ed25519Keypair } from "@mysten/sui/keypairs/ed25519"
+import { assert, describe, layer } from "@effect/vitest"
+import { Context, Effect, Layer, References } from "effect"
+import { HttpServer } from "effect/http"
+import { FetchLayer, makeApiClient, signIn, withOwner } from "@gateway/client"
+import { isApiError } from "@gateway/domain/Errors"
+import { SuiAddress } from "@gateway/domain/SuiAddress"
+import { LedgerJournal } from "@gateway/chain/local/LedgerJournal"
+import { LocalLedger } from "@gateway/chain/local/LocalLedger"
+import { localLedgerAccess } from "@gateway/chain/local/LocalLedgerAccess"
+import { makeAgent } from "@gateway/client/AgentSdk"
+import { AppConfig } from "../src/Config.ts"
+import { layerServer, layerStore } from "../src/Server.ts"
+import { failsWith } from "./Assertions.ts"
+import { amount, createRequest, fundedOwner, grantedAgent, liveService, SUI } from "./Scenario.ts"
+import { TestLedger } from "./TestLedger.ts"
+import { Upstream } from "./Upstream.ts"
+import { testConfig, TestStore } from "./TestServer.ts"
+
+/** Two gateway replicas on one store and one chain, as two processes behind a load balancer would be. */
+class ReplicaA extends Context.Service<ReplicaA, string>()("test/ReplicaA") {}
+class ReplicaB extends Context.Service<ReplicaB, string>()("test/ReplicaB") {}
+
+const replica = <I>(tag: Context.Key<I, string>) =>
+  Layer.effect(tag, HttpServer.HttpServer.useSync((server) => HttpServer.formatAddress(server.address))).pipe(
+    Layer.provide(Layer.fresh(layerServer))
+  )
+
+const Replicas = Layer.mergeAll(replica(ReplicaA), replica(ReplicaB)).pipe(
+  Layer.provideMerge(TestLedger.layer),
+  Layer.provideMerge(LocalLedger.layer(AppConfig.ledgerConfig(testConfig))),
+  Layer.provide(LedgerJournal.layerMemory),
+  Layer.provideMerge(layerStore(TestStore)),
+  Layer.provide(AppConfig.layer(testConfig)),
+  Layer.provide(Layer.succeed(References.MinimumLogLevel, "Error")),
+  Layer.orDie
+)
+
+describe("delegated signers under concurrency", () => {
+  layer(Layer.mergeAll(Replicas, Upstream.layer, FetchLayer), { excludeTestServices: true })((it) => {
+    it.effect("20 concurrent retries of one paid-call credential across two replicas make exactly one forward", () =>
+      Effect.gen(function*() {
+        const ledger = yield* TestLedger
+        const access = yield* localLedgerAccess
+        const upstream = yield* Upstream
+        const clients = [yield* makeApiClient(yield* ReplicaA), yield* makeApiClient(yield* ReplicaB)] as const
+        // Payments become final while the agent waits, as on a ledger that checkpoints by itself.
+        yield* Effect.forkScoped(Effect.forever(Effect.delay(ledger.checkpoint, "20 millis")))
+        const { entry } = yield* liveService(clients[0], { price: 40n, upstreamUrl: upstream.url })
+        const { owner, asOwner } = yield* fundedOwner(clients[0])
+        const { agentKey, manifest } = yield* grantedAgent(clients[0], owner, asOwner, { key: "replica-pay", budget: 1000n, perPayment: 100n })
+        upstream.failing = true
+        const failed = yield* makeAgent({ manifest, signer: agentKey, ledger: access }).fetchPaid(entry.resourceUrl)
+        assert.strictEqual(failed.response.status, 503)
+        upstream.failing = false
+        const before = upstream.calls.length
+        const urls = [entry.resourceUrl, entry.resourceUrl.replace(yield* ReplicaA, yield* ReplicaB)]
+        const statuses = yield* Effect.forEach(
+          Array.from({ length: 20 }, (_, i) => urls[i % 2] ?? entry.resourceUrl),
+          (url) => Effect.promise(() => fetch(url, { headers: { "payment-signature": failed.credential ?? "" } }).then((r) => r.status)),
+          { concurrency: "unbounded" }
+        )
+        assert.strictEqual(statuses.filter((s) => s === 200).length, 1, JSON.stringify(statuses))
+        assert.strictEqual(upstream.calls.length, before + 1)
+      }))
+
+    it.effect("20 concurrent creates with one idempotency key across two replicas make exactly one signer", () =>
+      Effect.gen(function*() {
+        const clients = [yield* makeApiClient(yield* ReplicaA), yield* makeApiClient(yield* ReplicaB)] as const
+        const { asOwner } = yield* fundedOwner(clients[0])
+        const agent = new Ed25519Keypair().toSuiAddress()
+        const responses = yield* Effect.forEach(
+          Array.from({ length: 20 }, (_, i) => clients[i % 2] ?? clients[0]),
+          (client) => client.delegatedSigners.create(createRequest(agent, "same-key")).pipe(asOwner),
+          { concurrency: "unbounded" }
+        )
+        assert.strictEqual(new Set(responses.map((r) => r.delegatedSignerId)).size, 1)
+        assert.strictEqual(responses.filter((r) => !r.idempotentReplay).length, 1)
+        const first = responses[0]
+        if (first === undefined) return assert.fail("no response")
+        for (const r of responses) assert.deepStrictEqual({ ...r, idempotentReplay: false }, { ...first, idempotentReplay: false })
+        const listed = yield* clients[1].delegatedSigners.list({ query: {} }).pipe(asOwner)
+        assert.strictEqual(listed.delegatedSigners.length, 1)
+
+        yield* failsWith(clients[0].delegatedSigners.create(createRequest(agent, "same-key", 999n)).pipe(asOwner), "CONFLICT")
+      }))
+
+    it.effect("20 concurrent finalizes of one grant across two replicas make one transition", () =>
+      Effect.gen(function*() {
+        const ledger = yield* TestLedger
+        const clients = [yield* makeApiClient(yield* ReplicaA), yield* makeApiClient(yield* ReplicaB)] as const
+        const { owner, asOwner } = yield* fundedOwner(clients[0])
+        const created = yield* clients[0].delegatedSigners.create(createRequest(new Ed25519Keypair().toSuiAddress(), "race")).pipe(asOwner)
+        const grant = created.grants[0]
+        if (grant === undefined) return assert.fail("no grant")
+        const digest = yield* ledger.execute(grant.txKindBytes, owner)
+        yield* ledger.checkpoint
+        const results = yield* Effect.forEach(
+          Array.from({ length: 20 }, (_, i) => clients[i % 2] ?? clients[0]),
+          (client) =>
+            client.delegatedSigners.finalizeCreate({
+              params: { id: created.delegatedSignerId, grantId: grant.grantId },
+              payload: { digest }
+            }).pipe(asOwner),
+          { concurrency: "unbounded" }
+        )
+        assert.strictEqual(results.filter((r) => !r.alreadyFinalized).length, 1)
+        assert.isTrue(results.every((r) => r.status === "active" && r.grantObjectId === results[0]?.grantObjectId))
+      }))
+
+    it.effect("20 concurrent activations of one draft across two replicas make one live revision", () =>
+      Effect.gen(function*() {
+        const clients = [yield* makeApiClient(yield* ReplicaA), yield* makeApiClient(yield* ReplicaB)] as const
+        const seller = withOwner((yield* signIn(clients[0], new Ed25519Keypair())).authorization)
+        const { service } = yield* clients[0].sellers.register({
+          payload: {
+            name: "Raced",
+            description: "activated twenty times at once",
+            method: "GET",
+            path: "/raced",
+            price: amount(5n),
+            asset: SUI,
+            decimals: 9,
+            payTo: SuiAddress.make(new Ed25519Keypair().toSuiAddress()),
+            upstreamUrl: "http://127.0.0.1:9/raced"
+          }
+        }).pipe(seller)
+        const results = yield* Effect.forEach(
+          Array.from({ length: 20 }, (_, i) => clients[i % 2] ?? clients[0]),
+          (client) => Effect.result(client.sellers.activate({ params: { id: service.id } }).pipe(seller)),
+          { concurrency: "unbounded" }
+        )
+        assert.strictEqual(results.filter((r) => r._tag === "Success").length, 1)
+        assert.isTrue(results.every((r) => r._tag === "Success" || (isApiError(r.failure) && r.failure.code === "CONFLICT")))
+        assert.strictEqual((yield* clients[1].services.get({ params: { id: service.id } })).activeRevision, 1)
+      }))
+
+    it.effect("a chain outage mid-finalize leaves the grant pending, and the retry succeeds", () =>
+      Effect.gen(function*() {
+        const ledger = yield* TestLedger
+        const local = yield* LocalLedger
+        const client = yield* makeApiClient(yield* ReplicaA)
+        const { owner, asOwner } = yield* fundedOwner(client)
+        const created = yield* client.delegatedSigners.create(createRequest(new Ed25519Keypair().toSuiAddress(), "outage")).pipe(asOwner)
+        const grant = created.grants[0]
+        if (grant === undefined) return assert.fail("no grant")
+        const digest = yield* ledger.execute(grant.txKindBytes, owner)
+        yield* ledger.checkpoint
+        const params = { id: created.delegatedSignerId, grantId: grant.grantId }
+
+        yield* local.setFaults({ unavailable: true })
+        yield* failsWith(client.delegatedSigners.finalizeCreate({ params, payload: { digest } }).pipe(asOwner), "UNAVAILABLE")
+        yield* local.setFaults({ unavailable: false })
+        const before = yield* client.delegatedSigners.get({ params: { id: created.delegatedSignerId } }).pipe(asOwner)
+        assert.strictEqual(before.delegatedSigner.grants[0]?.status, "pending")
+        assert.strictEqual(before.delegatedSigner.status, "awaiting_owner_signature")
+
+        const retried = yield* client.delegatedSigners.finalizeCreate({ params, payload: { digest } }).pipe(asOwner)
+        assert.strictEqual(retried.status, "active")
+        assert.strictEqual(retried.alreadyFinalized, false)
+      }))
+  })
+})

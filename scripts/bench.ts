@@ -1,0 +1,226 @@
+/**
+ * `npm run bench`: throughput and latency of the gateway, each figure beside
+ * a baseline measured in the same run, printed as a table and written to
+ * bench/results.json and bench/results.svg. Bounded: a few seconds per load.
+ * Part A runs the real server as `npm start` does, in its own process (PGlite,
+ * or PostgreSQL when DATABASE_URL is set) and loads it from this process with
+ * autocannon. Part B runs the gateway in this process to time the signer
+ * lifecycle stage by stage and a paid call against its upstream.
+ */
+import { mkdirSync, writeFileSync } from "node:fs"
+import { Ed25519Keypair } from "@mysten/sui/keypairs/ed25519"
+import { Duration, Effect } from "effect"
+import { HttpServer } from "effect/http"
+import { LocalLedger } from "@gateway/chain/local/LocalLedger"
+import { localLedgerAccess } from "@gateway/chain/local/LocalLedgerAccess"
+import { FetchLayer, makeApiClient, signIn, withOwner } from "@gateway/client"
+import { makeAgent } from "@gateway/client/AgentSdk"
+import { executeKind } from "@gateway/client/OwnerWallet"
+import { PositiveAtomicAmount } from "@gateway/domain/Amount"
+import { CoinType } from "@gateway/domain/CoinType"
+import { SUI_COIN_TYPE } from "@gateway/domain/chain/SpendAccountModule"
+import { SuiAddress } from "@gateway/domain/SuiAddress"
+import { startBaseline } from "./bench/Baseline.ts"
+import { barChart } from "./bench/Chart.ts"
+import { load, type LoadFigures, medianOf3 } from "./bench/Load.ts"
+import { rssMiB, startGateway } from "./bench/ServerProcess.ts"
+import { localConfig, localGateway } from "./LocalGateway.ts"
+import { localUpstream } from "./LocalUpstream.ts"
+
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 3)
+const SUI = CoinType.make(SUI_COIN_TYPE)
+const percentile = (values: ReadonlyArray<number>, p: number) => {
+  const sorted = [...values].sort((a, b) => a - b)
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN
+}
+const median = (values: ReadonlyArray<number>) => percentile(values, 50)
+const time = <A, E, R>(self: Effect.Effect<A, E, R>) =>
+  Effect.map(Effect.timed(self), ([duration, value]) => ({ ms: Duration.toMillis(duration), value }))
+
+const terms = (name: string, payTo: SuiAddress, upstreamUrl = "http://127.0.0.1:9/x") => ({
+  name,
+  description: `${name}: one answer per call`,
+  method: "GET" as const,
+  path: "/x",
+  price: PositiveAtomicAmount.make("1000"),
+  asset: SUI,
+  decimals: 9,
+  payTo,
+  upstreamUrl
+})
+
+/** Part A: the server in its own process, loaded over loopback. */
+const partA = Effect.gen(function*() {
+  const env = process.env.DATABASE_URL === undefined ? { DATA_DIR: "memory://" } : {}
+  const startups: Array<number> = []
+  for (let i = 0; i < 3; i++) {
+    const probe = yield* Effect.promise(() => startGateway(env))
+    startups.push(probe.startupMs)
+    yield* Effect.promise(probe.stop)
+  }
+  const gateway = yield* Effect.promise(() => startGateway(env))
+  const pid = gateway.process.pid ?? 0
+  const rssIdle = rssMiB(pid)
+  const client = yield* makeApiClient(gateway.url)
+  const asSeller = withOwner((yield* signIn(client, new Ed25519Keypair())).authorization)
+  const payTo = SuiAddress.make(new Ed25519Keypair().toSuiAddress())
+  const ids = yield* Effect.forEach(Array.from({ length: 1000 }, (_, i) => i), (i) =>
+    Effect.gen(function*() {
+      const { service } = yield* client.sellers.register({ payload: terms(`bench service ${i}`, payTo) }).pipe(asSeller)
+      yield* client.sellers.activate({ params: { id: service.id } }).pipe(asSeller)
+      return service.id
+    }), { concurrency: 16 })
+  const id = ids[500]
+  if (id === undefined) return yield* Effect.die("no services were seeded")
+  const entry = yield* client.services.get({ params: { id } })
+  const baseline = yield* Effect.promise(() => startBaseline(JSON.stringify(entry)))
+  const run = (url: string) => Effect.promise(() => medianOf3(() => load({ url, connections: 32, seconds: SECONDS })))
+  const baselineFigures = yield* run(baseline.url)
+  const getById = yield* run(`${gateway.url}/v1/services/${id}`)
+  const search = yield* run(`${gateway.url}/v1/services?q=service%2042`)
+  const challenges = yield* run(entry.resourceUrl)
+  const rssAfter = rssMiB(pid)
+  yield* Effect.promise(baseline.stop)
+  yield* Effect.promise(gateway.stop)
+  return { startupMs: median(startups), startups, rssIdle, rssAfter, baseline: baselineFigures, getById, search, challenges }
+})
+
+/** Part B: the gateway in this process; the owner and agent sign with the in-process ledger. */
+const partB = Effect.gen(function*() {
+  const server = yield* HttpServer.HttpServer
+  const baseUrl = HttpServer.formatAddress(server.address)
+  const ledger = yield* LocalLedger
+  const access = yield* localLedgerAccess
+  const client = yield* makeApiClient(baseUrl)
+  const owner = new Ed25519Keypair()
+  yield* ledger.mint(owner.toSuiAddress(), SUI_COIN_TYPE, 1_000_000_000_000n)
+  const asOwner = withOwner((yield* signIn(client, owner)).authorization)
+  const fund = yield* client.spendAccounts.prepare({ payload: { asset: SUI, depositAtomic: PositiveAtomicAmount.make("100000000000") } }).pipe(asOwner)
+  yield* executeKind(fund.txKindBytes, owner, access)
+  yield* Effect.sleep("100 millis")
+
+  // Gas coins are owned objects: give each concurrent lane its own owner key.
+  const lanes = yield* Effect.forEach(Array.from({ length: 8 }, () => new Ed25519Keypair()), (key) =>
+    Effect.gen(function*() {
+      yield* ledger.mint(key.toSuiAddress(), SUI_COIN_TYPE, 100_000_000_000n)
+      const as = withOwner((yield* signIn(client, key)).authorization)
+      const prepared = yield* client.spendAccounts.prepare({ payload: { asset: SUI, depositAtomic: PositiveAtomicAmount.make("1000000000") } }).pipe(as)
+      yield* executeKind(prepared.txKindBytes, key, access)
+      return { key, as }
+    }))
+  yield* Effect.sleep("100 millis")
+
+  const stages = { build: [] as Array<number>, execute: [] as Array<number>, finality: [] as Array<number>, finalize: [] as Array<number> }
+  const cycles = 10
+  const started = performance.now()
+  yield* Effect.forEach(lanes, ({ key, as }, lane) =>
+    Effect.forEach(Array.from({ length: cycles }, (_, i) => i), (i) =>
+      Effect.gen(function*() {
+        const created = yield* time(client.delegatedSigners.create({
+          headers: { "idempotency-key": `bench-${lane}-${i}` },
+          payload: {
+            agentAddress: SuiAddress.make(new Ed25519Keypair().toSuiAddress()),
+            assetScopes: [{ asset: SUI, totalBudgetAtomic: PositiveAtomicAmount.make("1000"), maxPerPaymentAtomic: PositiveAtomicAmount.make("100") }]
+          }
+        }).pipe(as))
+        const grant = created.value.grants[0]
+        if (grant === undefined) return yield* Effect.die("no grant")
+        const executed = yield* time(executeKind(grant.txKindBytes, key, access))
+        const finality = yield* time(ledger.checkpoint)
+        const finalized = yield* time(client.delegatedSigners.finalizeCreate({
+          params: { id: created.value.delegatedSignerId, grantId: grant.grantId },
+          payload: { digest: executed.value.digest }
+        }).pipe(as))
+        stages.build.push(created.ms)
+        stages.execute.push(executed.ms)
+        stages.finality.push(finality.ms)
+        stages.finalize.push(finalized.ms)
+      }), { discard: true }), { concurrency: 8, discard: true })
+  const lifecycleSeconds = (performance.now() - started) / 1000
+  const cyclesPerSecond = (lanes.length * cycles) / lifecycleSeconds
+
+  // A paid call end to end against calling the seller directly.
+  const upstream = yield* localUpstream()
+  const asSeller = withOwner((yield* signIn(client, new Ed25519Keypair())).authorization)
+  const { service } = yield* client.sellers.register({ payload: terms("paid bench", SuiAddress.make(new Ed25519Keypair().toSuiAddress()), upstream.url) }).pipe(asSeller)
+  yield* client.sellers.activate({ params: { id: service.id } }).pipe(asSeller)
+  const agentKey = new Ed25519Keypair()
+  yield* ledger.mint(agentKey.toSuiAddress(), SUI_COIN_TYPE, 10_000_000_000n)
+  const signer = yield* client.delegatedSigners.create({
+    headers: { "idempotency-key": "bench-agent" },
+    payload: {
+      agentAddress: SuiAddress.make(agentKey.toSuiAddress()),
+      assetScopes: [{ asset: SUI, totalBudgetAtomic: PositiveAtomicAmount.make("1000000000"), maxPerPaymentAtomic: PositiveAtomicAmount.make("1000") }]
+    }
+  }).pipe(asOwner)
+  const grant = signer.grants[0]
+  if (grant === undefined) return yield* Effect.die("no grant")
+  const digest = (yield* executeKind(grant.txKindBytes, owner, access)).digest
+  yield* ledger.checkpoint
+  yield* client.delegatedSigners.finalizeCreate({ params: { id: signer.delegatedSignerId, grantId: grant.grantId }, payload: { digest } }).pipe(asOwner)
+  const manifest = yield* client.delegatedSigners.manifest({ params: { id: signer.delegatedSignerId } }).pipe(asOwner)
+  const agent = makeAgent({ manifest, signer: agentKey, ledger: access })
+  const entry = yield* client.services.get({ params: { id: service.id } })
+  const direct: Array<number> = []
+  const paid: Array<number> = []
+  for (let i = 0; i < 30; i++) {
+    direct.push((yield* time(Effect.promise(() => fetch(upstream.url).then((r) => r.text())))).ms)
+    paid.push((yield* time(agent.fetchPaid(entry.resourceUrl))).ms)
+  }
+  const split = (values: ReadonlyArray<number>) => ({ p50: median(values), p99: percentile(values, 99) })
+  return {
+    cyclesPerSecond,
+    stages: { build: split(stages.build), execute: split(stages.execute), finality: split(stages.finality), finalize: split(stages.finalize) },
+    paidCall: { direct: split(direct), paid: split(paid), addedP50: median(paid) - median(direct), addedP99: percentile(paid, 99) - percentile(direct, 99) }
+  }
+}).pipe(Effect.provide(localGateway({ ...localConfig, ledgerCheckpointMs: 20 })))
+
+const fmt = (n: number, digits = 1) => (Number.isFinite(n) ? n.toFixed(digits) : "n/a")
+const line = (name: string, f: LoadFigures, baseline?: LoadFigures) =>
+  `| ${name} | ${fmt(f.requestsPerSecond, 0)} | ${fmt(f.p50)} | ${fmt(f.p99)} | ${baseline === undefined ? "" : fmt(f.requestsPerSecond / baseline.requestsPerSecond, 2)} |`
+
+const program = Effect.gen(function*() {
+  const a = yield* partA
+  const b = yield* Effect.scoped(partB)
+  const store = process.env.DATABASE_URL === undefined ? "PGlite" : "PostgreSQL"
+  const table = [
+    `Gateway benchmark (${store}; ${SECONDS}s per load run, median of 3, 32 connections, loopback)`,
+    "",
+    "| load | req/s | p50 ms | p99 ms | ratio to baseline |",
+    "|---|---|---|---|---|",
+    line("baseline: node:http, same JSON from memory", a.baseline),
+    line("GET /v1/services/{id} (1,000 live)", a.getById, a.baseline),
+    line("GET /v1/services?q=… (1,000 live)", a.search, a.baseline),
+    line("402 challenge minting", a.challenges, a.baseline),
+    "",
+    `start-up to first 200 on /health: ${fmt(a.startupMs, 0)} ms (runs: ${a.startups.map((s) => fmt(s, 0)).join(", ")}; goal < 1500)`,
+    `resident memory: ${fmt(a.rssIdle, 0)} MiB idle, ${fmt(a.rssAfter, 0)} MiB after the loads`,
+    "",
+    `signer lifecycle (create → sign → execute → checkpoint → finalize), concurrency 8: ${fmt(b.cyclesPerSecond, 1)} cycles/s`,
+    "| stage | p50 ms | p99 ms |",
+    "|---|---|---|",
+    ...Object.entries(b.stages).map(([stage, s]) => `| ${stage} | ${fmt(s.p50)} | ${fmt(s.p99)} |`),
+    "",
+    `paid call end to end (challenge, pay, finality, verify, forward) vs calling the upstream directly:`,
+    `  direct p50 ${fmt(b.paidCall.direct.p50)} ms, p99 ${fmt(b.paidCall.direct.p99)} ms; paid p50 ${fmt(b.paidCall.paid.p50)} ms, p99 ${fmt(b.paidCall.paid.p99)} ms; added p50 ${fmt(b.paidCall.addedP50)} ms, p99 ${fmt(b.paidCall.addedP99)} ms`
+  ].join("\n")
+  yield* Effect.sync(() => {
+    console.log(table)
+    mkdirSync("bench", { recursive: true })
+    writeFileSync("bench/results.json", `${JSON.stringify({ store, seconds: SECONDS, partA: a, partB: b }, null, 2)}\n`)
+    writeFileSync("bench/results.svg", barChart(`Throughput (${store}, req/s)`, [
+      { label: "baseline node:http", value: a.baseline.requestsPerSecond },
+      { label: "GET /v1/services/{id}", value: a.getById.requestsPerSecond },
+      { label: "GET /v1/services?q=", value: a.search.requestsPerSecond },
+      { label: "402 challenges", value: a.challenges.requestsPerSecond }
+    ]))
+  })
+})
+
+program.pipe(Effect.provide(FetchLayer), Effect.scoped, Effect.runPromise).then(
+  () => process.exit(0),
+  (error) => {
+    console.error(error)
+    process.exit(1)
+  }
+)

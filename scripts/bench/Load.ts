@@ -1,0 +1,59 @@
+import autocannon from "autocannon"
+
+export interface LoadFigures {
+  readonly requestsPerSecond: number
+  readonly p50: number
+  readonly p99: number
+  readonly non2xx: number
+  readonly errors: number
+}
+
+/** One bounded autocannon run against a URL on loopback. */
+export const load = (options: {
+  readonly url: string
+  readonly connections: number
+  readonly seconds: number
+  readonly method?: "GET" | "POST"
+  readonly headers?: Record<string, string>
+  readonly body?: string
+}): Promise<LoadFigures> =>
+  new Promise((resolve, reject) => {
+    autocannon(
+      {
+        url: options.url,
+        connections: options.connections,
+        duration: options.seconds,
+        method: options.method ?? "GET",
+        ...(options.headers === undefined ? {} : { headers: options.headers }),
+        ...(options.body === undefined ? {} : { body: options.body })
+      },
+      (error, result) => {
+        if (error !== null && error !== undefined) return reject(error)
+        resolve({
+          requestsPerSecond: result.requests.average,
+          p50: result.latency.p50,
+          p99: result.latency.p99,
+          non2xx: result.non2xx,
+          errors: result.errors
+        })
+      }
+    )
+  })
+
+const median = (values: ReadonlyArray<number>) => {
+  const sorted = [...values].sort((a, b) => a - b)
+  return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN
+}
+
+/** The median of three runs, figure by figure, so one noisy run does not decide. */
+export const medianOf3 = async (run: () => Promise<LoadFigures>): Promise<LoadFigures> => {
+  const runs: Array<LoadFigures> = []
+  for (let i = 0; i < 3; i++) runs.push(await run())
+  return {
+    requestsPerSecond: median(runs.map((r) => r.requestsPerSecond)),
+    p50: median(runs.map((r) => r.p50)),
+    p99: median(runs.map((r) => r.p99)),
+    non2xx: runs.reduce((a, r) => a + r.non2xx, 0),
+    errors: runs.reduce((a, r) => a + r.errors, 0)
+  }
+}
