@@ -33,7 +33,7 @@ export interface RunningServer {
 export const startGateway = async (env: Record<string, string>): Promise<RunningServer> => {
   const port = await freePort()
   const started = performance.now()
-  const child = spawn(process.execPath, ["--import", "tsx", "packages/server/src/main.ts"], {
+  const child = spawn(process.execPath, ["packages/server/src/main.ts"], {
     env: { ...process.env, ...env, PORT: String(port), HOST: "127.0.0.1" },
     stdio: ["ignore", "ignore", "inherit"]
   })

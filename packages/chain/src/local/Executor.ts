@@ -27,12 +27,22 @@ export const GAS_UNITS = 1_000n
 /** A transaction refused before execution: it changes nothing and gets no digest recorded. */
 export class Rejection {
   readonly _tag = "Rejection"
-  constructor(readonly reason: string) {}
+  readonly reason: string
+  constructor(reason: string) {
+    this.reason = reason
+  }
 }
 
 /** A Move abort inside execution: the transaction fails, only gas is charged. */
 class MoveAbort {
-  constructor(readonly fn: string, readonly code: number, readonly name: string) {}
+  readonly fn: string
+  readonly code: number
+  readonly name: string
+  constructor(fn: string, code: number, name: string) {
+    this.fn = fn
+    this.code = code
+    this.name = name
+  }
   get message() {
     return `MoveAbort(${MODULE}::${this.fn}, ${this.code}) ${this.name}`
   }
@@ -40,7 +50,10 @@ class MoveAbort {
 
 /** Any other execution error Sui would report as a failed transaction. */
 class ExecutionFailure {
-  constructor(readonly message: string) {}
+  readonly message: string
+  constructor(message: string) {
+    this.message = message
+  }
 }
 
 export interface Execution {

@@ -1,15 +1,15 @@
-import { PGlite } from "@electric-sql/pglite"
 import { PGLiteSocketServer } from "@electric-sql/pglite-socket"
 import { PgClient } from "@effect/sql-pg"
 import { Effect, Layer, Option, Redacted } from "effect"
 import { SqlClient } from "effect/sql"
 import { AppConfig } from "../Config.ts"
+import { openPglite } from "./PgliteTemplate.ts"
 
 /** PGlite in this process, and a pglite-socket server for it on a loopback port. */
 export const servePglite = (dataDir: Option.Option<string>) =>
   Effect.gen(function*() {
     const db = yield* Effect.acquireRelease(
-      Effect.promise(() => PGlite.create(Option.getOrUndefined(dataDir))),
+      Effect.promise(() => openPglite(Option.getOrUndefined(dataDir))),
       (db) => Effect.promise(() => db.close()).pipe(Effect.ignore)
     )
     const listen = (port: number) =>
