@@ -12,6 +12,19 @@ import { executeKind, type LedgerAccess } from "./OwnerWallet.ts"
 /** The SDK would not pay, or the chain would not let it: `reason` says which rule. */
 export class PaymentRefused extends Schema.TaggedError<PaymentRefused>()("PaymentRefused", { reason: Schema.String }) {}
 
+/**
+ * The network failed after the payment was made. The payment is not lost:
+ * presenting `credential` to the same URL again completes the call.
+ */
+export class DeliveryFailed extends Schema.TaggedError<DeliveryFailed>()("DeliveryFailed", {
+  reason: Schema.String,
+  digest: Schema.String,
+  credential: Schema.String
+}) {}
+
+/** The gateway could not be reached before anything was paid. */
+export class GatewayUnreachable extends Schema.TaggedError<GatewayUnreachable>()("GatewayUnreachable", { reason: Schema.String }) {}
+
 export interface PaidResponse {
   readonly response: Response
   /** The gateway's settlement receipt, when the call was paid. */
@@ -26,6 +39,9 @@ const refuse = (reason: string) => Effect.fail(new PaymentRefused({ reason }))
 /** The gateway answers NOT_FINAL until the payment is checkpointed: wait for it, within bounds. */
 const untilFinal = Schedule.spaced("100 millis")
 
+/** A challenge must leave this long to pay and present it, or paying it would likely be wasted. */
+const MIN_TIME_LEFT_MS = 2_000
+
 /**
  * An agent that pays for calls with its own key through the grant its owner
  * provisioned. It checks every challenge against the manifest's policy and
@@ -34,15 +50,23 @@ const untilFinal = Schedule.spaced("100 millis")
 export const makeAgent = <E>(options: { readonly manifest: ConnectionManifest; readonly signer: Signer; readonly ledger: LedgerAccess<E> }) => {
   const { manifest, signer, ledger } = options
 
-  const choose = (required: { accepts: ReadonlyArray<PaymentRequirements> }, method: string) =>
+  const choose = (required: { resource: { url: string }; accepts: ReadonlyArray<PaymentRequirements> }, url: URL, method: string) =>
     Effect.gen(function*() {
       const terms = required.accepts.find((a) => a.extra?.["rail"] === "delegate")
       if (terms === undefined) return yield* refuse("no terms on the delegate rail")
       const extra = terms.extra ?? {}
-      const [nonce, serviceId, path, termsMethod] = [extra["nonce"], extra["serviceId"], extra["path"], extra["method"]]
-      if (typeof nonce !== "string" || typeof serviceId !== "string" || typeof path !== "string" || typeof termsMethod !== "string") {
-        return yield* refuse("the challenge does not name its nonce, service, method and path")
+      const [nonce, serviceId, path, termsMethod, expiresAt] = [extra["nonce"], extra["serviceId"], extra["path"], extra["method"], extra["expiresAt"]]
+      if (
+        typeof nonce !== "string" || typeof serviceId !== "string" || typeof path !== "string" || typeof termsMethod !== "string" ||
+        typeof expiresAt !== "string"
+      ) {
+        return yield* refuse("the challenge does not name its nonce, service, method, path and expiry")
       }
+      // The terms the policy is checked against must be those of the address being called, not whatever a 402 claims.
+      if (!url.pathname.endsWith(`/v1/pay/${serviceId}`) || URL.parse(required.resource.url)?.pathname !== url.pathname) {
+        return yield* refuse(`service: the challenge names ${serviceId}, not the service at ${url.pathname}`)
+      }
+      if (!(Date.parse(expiresAt) - Date.now() > MIN_TIME_LEFT_MS)) return yield* refuse("expiry: the challenge expires before it can be paid")
       if (termsMethod !== method) return yield* refuse(`method: the service is called with ${termsMethod}, not ${method}`)
       if (terms.network !== manifest.network) return yield* refuse(`network: ${terms.network} is not ${manifest.network}`)
       const grant = manifest.grants.find((g) => normalizeCoinType(g.coinType) === normalizeCoinType(terms.asset))
@@ -60,12 +84,12 @@ export const makeAgent = <E>(options: { readonly manifest: ConnectionManifest; r
   const fetchPaid = (url: string, init: RequestInit = {}) =>
     Effect.gen(function*() {
       const method = (init.method ?? "GET").toUpperCase()
-      const first = yield* Effect.promise(() => fetch(url, init))
+      const first = yield* Effect.tryPromise({ try: () => fetch(url, init), catch: (e) => new GatewayUnreachable({ reason: String(e) }) })
       if (first.status !== 402) return { response: first, receipt: undefined, digest: undefined, credential: undefined } satisfies PaidResponse
       const header = first.headers.get("payment-required")
       if (header === null) return yield* refuse("a 402 without a PAYMENT-REQUIRED challenge")
       const required = yield* Effect.try({ try: () => decodePaymentRequiredHeader(header), catch: () => new PaymentRefused({ reason: "unreadable challenge" }) })
-      const { terms, nonce, amount, grant } = yield* choose(required, method)
+      const { terms, nonce, amount, grant } = yield* choose(required, new URL(url), method)
 
       const kind = yield* Effect.promise(() =>
         Kinds.pay(manifest.packageId, {
@@ -82,10 +106,13 @@ export const makeAgent = <E>(options: { readonly manifest: ConnectionManifest; r
       if (executed.status === "failure") return yield* refuse(`the chain refused the payment: ${executed.error ?? "failure"}`)
 
       const credential = encodePaymentSignatureHeader({ x402Version: 2, accepted: terms, payload: { digest: executed.digest } })
-      const paid = yield* Effect.promise(async () => {
-        const response = await fetch(url, { ...init, headers: { ...Object.fromEntries(new Headers(init.headers)), "payment-signature": credential } })
-        const notFinal = response.status === 409 && (await response.clone().json().catch(() => ({})) as { code?: string }).code === "NOT_FINAL"
-        return { response, notFinal }
+      const paid = yield* Effect.tryPromise({
+        try: async () => {
+          const response = await fetch(url, { ...init, headers: { ...Object.fromEntries(new Headers(init.headers)), "payment-signature": credential } })
+          const notFinal = response.status === 409 && (await response.clone().json().catch(() => ({})) as { code?: string }).code === "NOT_FINAL"
+          return { response, notFinal }
+        },
+        catch: (e) => new DeliveryFailed({ reason: String(e), digest: executed.digest, credential })
       }).pipe(Effect.repeat({ schedule: untilFinal, until: (r) => !r.notFinal, times: 100 }))
       const receiptHeader = paid.response.headers.get("payment-response")
       return {

@@ -49,7 +49,11 @@ export const CatalogQuery = Schema.Struct({
   cursor: Schema.optionalKey(Schema.String.pipe(Schema.check(Schema.isMaxLength(200))))
 })
 
-const Text = (max: number) => Schema.String.pipe(Schema.check(Schema.isMinLength(1), Schema.isMaxLength(max)))
+/** One line of plain text: control characters (newlines included) would let a seller restructure the agent documents. */
+const Text = (max: number) =>
+  Schema.String.pipe(
+    Schema.check(Schema.isMinLength(1), Schema.isMaxLength(max), Schema.isPattern(/^\P{Cc}*$/u, { expected: "one line without control characters" }))
+  )
 
 /** What a seller sends to register (or edit) a service; the gateway assigns id and resourceUrl. */
 export const RegisterService = Schema.Struct({
@@ -70,8 +74,9 @@ export const RegisterService = Schema.Struct({
   upstreamUrl: Schema.String.pipe(
     Schema.check(Schema.isMaxLength(2000), Schema.isPattern(/^https?:\/\/[^\s]+$/, { expected: "an http(s) URL" }))
   ),
+  /** Only variables named for this purpose: any other name would let a seller receive the gateway's own secrets. */
   upstreamCredentialEnv: Schema.optionalKey(
-    Schema.String.pipe(Schema.check(Schema.isPattern(/^[A-Z][A-Z0-9_]{0,99}$/, { expected: "an env var name" })))
+    Schema.String.pipe(Schema.check(Schema.isPattern(/^UPSTREAM_[A-Z0-9_]{1,100}$/, { expected: "an env var name starting with UPSTREAM_" })))
   )
 })
 export type RegisterService = typeof RegisterService.Type

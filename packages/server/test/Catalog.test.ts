@@ -9,7 +9,7 @@ import { SuiAddress } from "@gateway/domain/SuiAddress"
 import { failsWith } from "./Assertions.ts"
 import { BaseUrl, layerTestServer } from "./TestServer.ts"
 
-const LOCATOR = "SELLER_UPSTREAM_TOKEN_FOR_TESTS"
+const LOCATOR = "UPSTREAM_SELLER_TOKEN_FOR_TESTS"
 
 const terms = (name: string, overrides: Partial<RegisterService> = {}): RegisterService => ({
   name,

@@ -1,18 +1,16 @@
 import { Ed25519Keypair } from "@mysten/sui/keypairs/ed25519"
 import { assert, describe, layer } from "@effect/vitest"
-import { type Duration, Effect } from "effect"
-import { decodePaymentRequiredHeader, encodePaymentSignatureHeader } from "@x402/core/http"
-import * as Kinds from "@gateway/chain/build/Kinds"
+import { Effect } from "effect"
 import { Chain } from "@gateway/chain/Chain"
 import { LocalLedger } from "@gateway/chain/local/LocalLedger"
 import { localLedgerAccess } from "@gateway/chain/local/LocalLedgerAccess"
 import { makeApiClient } from "@gateway/client"
 import { makeAgent } from "@gateway/client/AgentSdk"
-import { executeKind } from "@gateway/client/OwnerWallet"
 import { SUI_COIN_TYPE } from "@gateway/domain/chain/SpendAccountModule"
 import { ServiceId } from "@gateway/domain/Ids"
-import { memoOf } from "@gateway/domain/verify/PaymentVerifier"
-import { fundedOwner, grantedAgent, liveService, paidCallEnv, SUI } from "./Scenario.ts"
+import { SuiAddress } from "@gateway/domain/SuiAddress"
+import { challengeOf, pay, payByHand, present, refs } from "./PayByHand.ts"
+import { amount, fundedOwner, grantedAgent, liveService, paidCallEnv, SUI } from "./Scenario.ts"
 import { TestLedger } from "./TestLedger.ts"
 import { BaseUrl } from "./TestServer.ts"
 import { Upstream } from "./Upstream.ts"
@@ -32,61 +30,15 @@ const setup = (options: { policyService?: string; expiresAt?: number } = {}) =>
         payload: { name: "only one service", rule: { serviceIds: [ServiceId.make(options.policyService)], methods: [], paths: [], recipients: [], assets: [] } }
       }).pipe(asOwner)).id
     ]
-    const { agentKey, manifest } = yield* grantedAgent(client, owner, asOwner, {
+    const { agentKey, manifest, signerId } = yield* grantedAgent(client, owner, asOwner, {
       key: `refusal-${entry.id}`,
       budget: 1000n,
       perPayment: 100n,
       policyIds,
       ...(options.expiresAt === undefined ? {} : { expiresAt: options.expiresAt })
     })
-    return { entry, manifest, agentKey, owner, upstream }
+    return { entry, manifest, agentKey, owner, asOwner, client, signerId, upstream }
   })
-
-/** Pays a fresh challenge by hand, bypassing the SDK's checks, and presents the credential. */
-const payByHand = (input: {
-  readonly url: string
-  readonly agentKey: Ed25519Keypair
-  readonly grant: { objectId: string; initialSharedVersion: bigint }
-  readonly pool: { objectId: string; initialSharedVersion: bigint }
-  readonly amount?: bigint
-  readonly recipient?: string
-  /** Time to let pass between receiving the challenge and paying it. */
-  readonly wait?: Duration.Input
-}) =>
-  Effect.gen(function*() {
-    const packageId = (yield* Chain).packageId
-    const challenge = yield* Effect.promise(() => fetch(input.url).then((r) => r.headers.get("payment-required") ?? ""))
-    const terms = decodePaymentRequiredHeader(challenge).accepts[0]
-    if (terms === undefined) return yield* Effect.die("no terms")
-    const nonce = String(terms.extra?.["nonce"])
-    if (input.wait !== undefined) yield* Effect.sleep(input.wait)
-    const kind = yield* Effect.promise(() =>
-      Kinds.pay(packageId, {
-        sender: input.agentKey.toSuiAddress(),
-        grant: input.grant,
-        pool: input.pool,
-        coinType: SUI_COIN_TYPE,
-        amount: input.amount ?? BigInt(terms.amount),
-        recipient: input.recipient ?? terms.payTo,
-        memo: memoOf(nonce)
-      })
-    )
-    const executed = yield* executeKind(kind.txKindBytes, input.agentKey, yield* localLedgerAccess)
-    yield* Effect.sleep("100 millis")
-    const credential = encodePaymentSignatureHeader({ x402Version: 2, accepted: terms, payload: { digest: executed.digest } })
-    return yield* Effect.promise(() =>
-      fetch(input.url, { headers: { "payment-signature": credential } }).then(async (r) => ({ status: r.status, body: await r.json() as Record<string, unknown> }))
-    )
-  })
-
-const refs = (manifest: { grants: ReadonlyArray<{ grantObjectId: string; grantInitialSharedVersion: string; pool: string; poolInitialSharedVersion: string }> }) => {
-  const g = manifest.grants[0]
-  if (g === undefined) throw new Error("no grant in the manifest")
-  return {
-    grant: { objectId: g.grantObjectId, initialSharedVersion: BigInt(g.grantInitialSharedVersion) },
-    pool: { objectId: g.pool, initialSharedVersion: BigInt(g.poolInitialSharedVersion) }
-  }
-}
 
 describe("paid-call refusals", () => {
   layer(Env, { excludeTestServices: true })((it) => {
@@ -114,7 +66,81 @@ describe("paid-call refusals", () => {
         const byHand = yield* payByHand({ url: entry.resourceUrl, agentKey, ...refs(manifest) })
         assert.strictEqual(byHand.body.code, "UNVERIFIED")
         assert.match(String(byHand.body.reason), /^policy: /)
+        // The refused payment is on record: presenting it again is refused without another look at the chain.
+        const again = yield* present(entry.resourceUrl, byHand.terms, byHand.digest)
+        assert.strictEqual(again.status, 402)
+        assert.strictEqual(again.body.reason, "payment_refused_policy")
         assert.strictEqual(upstream.calls.length, calls)
+      }))
+
+    it.effect("a digest replayed on a fresh challenge, and a second payment on a spent nonce, forward nothing", () =>
+      Effect.gen(function*() {
+        const { entry, manifest, agentKey, upstream } = yield* setup()
+        const first = yield* payByHand({ url: entry.resourceUrl, agentKey, ...refs(manifest) })
+        assert.strictEqual(first.status, 200)
+        const calls = upstream.calls.length
+        const fresh = yield* challengeOf(entry.resourceUrl)
+        const replayed = yield* present(entry.resourceUrl, fresh.terms, first.digest)
+        assert.strictEqual(replayed.status, 402)
+        assert.strictEqual(replayed.body.reason, "challenge_already_used")
+        const secondDigest = yield* pay({ agentKey, ...refs(manifest), amount: 40n, recipient: entry.payTo, nonce: first.nonce })
+        const spentNonce = yield* present(entry.resourceUrl, first.terms, secondDigest)
+        assert.strictEqual(spentNonce.status, 402)
+        assert.strictEqual(spentNonce.body.reason, "challenge_already_used")
+        assert.strictEqual(upstream.calls.length, calls)
+      }))
+
+    it.effect("a payment from a grant in another asset is UNVERIFIED, even at the right amount", () =>
+      Effect.gen(function*() {
+        const { entry, upstream } = yield* setup()
+        const ledger = yield* TestLedger
+        const chain = yield* Chain
+        const client = yield* makeApiClient(yield* BaseUrl)
+        const cheap = yield* ledger.newCoinType("CHEAP")
+        const { owner, asOwner } = yield* fundedOwner(client)
+        yield* ledger.fundPool(owner, cheap, 10_000n)
+        const agentKey = new Ed25519Keypair()
+        yield* (yield* LocalLedger).mint(agentKey.toSuiAddress(), SUI_COIN_TYPE, 10_000_000_000n)
+        const created = yield* client.delegatedSigners.create({
+          headers: { "idempotency-key": `cheap-${entry.id}` },
+          payload: {
+            agentAddress: SuiAddress.make(agentKey.toSuiAddress()),
+            assetScopes: [{ asset: cheap, totalBudgetAtomic: amount(1000n), maxPerPaymentAtomic: amount(100n) }]
+          }
+        }).pipe(asOwner)
+        const grant = created.grants[0]
+        if (grant === undefined) return assert.fail("no grant")
+        const digest = yield* ledger.execute(grant.txKindBytes, owner)
+        yield* ledger.checkpoint
+        const bound = yield* client.delegatedSigners.finalizeCreate({ params: { id: created.delegatedSignerId, grantId: grant.grantId }, payload: { digest } })
+          .pipe(asOwner)
+        const calls = upstream.calls.length
+        const response = yield* payByHand({
+          url: entry.resourceUrl,
+          agentKey,
+          coinType: cheap,
+          grant: { objectId: bound.grantObjectId ?? "", initialSharedVersion: yield* chain.sharedVersion(bound.grantObjectId ?? "") },
+          pool: { objectId: grant.pool, initialSharedVersion: yield* chain.sharedVersion(grant.pool) }
+        })
+        assert.strictEqual(response.status, 502)
+        assert.strictEqual(response.body.code, "UNVERIFIED")
+        assert.match(String(response.body.reason), /^asset: /)
+        assert.strictEqual(upstream.calls.length, calls)
+      }))
+
+    it.effect("a revoked grant cannot pay: the chain refuses and the SDK says so", () =>
+      Effect.gen(function*() {
+        const { entry, manifest, agentKey, owner, asOwner, client, signerId } = yield* setup()
+        const ledger = yield* TestLedger
+        const revoke = yield* client.delegatedSigners.revoke({ params: { id: signerId } }).pipe(asOwner)
+        for (const kind of revoke.grants) {
+          const digest = yield* ledger.execute(kind.txKindBytes, owner)
+          yield* ledger.checkpoint
+          yield* client.delegatedSigners.finalizeRevoke({ params: { id: signerId, grantId: kind.grantId }, payload: { digest } }).pipe(asOwner)
+        }
+        const agent = makeAgent({ manifest, signer: agentKey, ledger: yield* localLedgerAccess })
+        const refused = yield* Effect.flip(agent.fetchPaid(entry.resourceUrl))
+        assert.match(refused._tag === "PaymentRefused" ? refused.reason : "", /ERevoked/)
       }))
 
     it.effect("a grant this gateway did not provision cannot pay for its services", () =>
@@ -166,6 +192,20 @@ describe("paid-call challenges expire", () => {
         assert.strictEqual(late.status, 402)
         assert.strictEqual(late.body.reason, "challenge_expired")
         assert.strictEqual(upstream.calls.length, calls)
+      }))
+
+    it.effect("a payment whose forward failed is retried with the same credential after its challenge expired", () =>
+      Effect.gen(function*() {
+        const { entry, manifest, agentKey, upstream } = yield* setup()
+        upstream.failing = true
+        const failed = yield* payByHand({ url: entry.resourceUrl, agentKey, ...refs(manifest) })
+        assert.strictEqual(failed.status, 503)
+        upstream.failing = false
+        yield* Effect.sleep("1200 millis")
+        const calls = upstream.calls.length
+        const retried = yield* present(entry.resourceUrl, failed.terms, failed.digest)
+        assert.strictEqual(retried.status, 200)
+        assert.strictEqual(upstream.calls.length, calls + 1)
       }))
   })
 })

@@ -8,7 +8,7 @@ import { TestLedger } from "./TestLedger.ts"
 import { BaseUrl } from "./TestServer.ts"
 import { Upstream } from "./Upstream.ts"
 
-const TOKEN_ENV = "PAID_CALLS_TEST_UPSTREAM_TOKEN"
+const TOKEN_ENV = "UPSTREAM_PAID_CALLS_TEST_TOKEN"
 process.env[TOKEN_ENV] = "upstream-secret-for-tests"
 
 const Env = paidCallEnv()

@@ -12,7 +12,7 @@ import { TestLedger } from "./TestLedger.ts"
 import { BaseUrl, INTERNAL_SECRET } from "./TestServer.ts"
 import { Upstream } from "./Upstream.ts"
 
-const UPSTREAM_ENV = "SECRETS_TEST_UPSTREAM_TOKEN"
+const UPSTREAM_ENV = "UPSTREAM_SECRETS_TEST_TOKEN"
 const UPSTREAM_SECRET = "upstream-credential-that-must-never-leak"
 process.env[UPSTREAM_ENV] = UPSTREAM_SECRET
 

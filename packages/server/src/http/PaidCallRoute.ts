@@ -1,6 +1,6 @@
 import { Effect } from "effect"
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
-import { httpStatus, Internal, isApiError } from "@gateway/domain/Errors"
+import { httpStatus, Internal, Invalid, isApiError } from "@gateway/domain/Errors"
 import { PaidCalls } from "../services/PaidCalls.ts"
 
 /**
@@ -14,17 +14,23 @@ export const PaidCallRoute = HttpRouter.add(
     const request = yield* HttpServerRequest.HttpServerRequest
     const params = yield* HttpRouter.params
     const paidCalls = yield* PaidCalls
+    // A body that cannot be read whole (over the size cap, or cut off) is refused before anything is minted or verified.
     const body = request.method === "GET" || request.method === "HEAD"
-      ? new Uint8Array()
-      : new Uint8Array(yield* Effect.orElseSucceed(request.arrayBuffer, () => new ArrayBuffer(0)))
+      ? Effect.succeed(new Uint8Array())
+      : Effect.mapBoth(request.arrayBuffer, {
+        onFailure: () => new Invalid({ message: "The request body could not be read whole", reason: "body_too_large_or_unreadable" }),
+        onSuccess: (buffer) => new Uint8Array(buffer)
+      })
     const url = new URL(request.url, "http://gateway")
-    const result = yield* paidCalls.handle({
-      serviceId: params["serviceId"] ?? "",
-      method: request.method,
-      search: url.search,
-      headers: request.headers,
-      body
-    }).pipe(
+    const result = yield* Effect.flatMap(body, (bytes) =>
+      paidCalls.handle({
+        serviceId: params["serviceId"] ?? "",
+        method: request.method,
+        search: url.search,
+        headers: request.headers,
+        body: bytes
+      })
+    ).pipe(
       Effect.map((r) =>
         r._tag === "PaymentRequired"
           ? HttpServerResponse.jsonUnsafe(r.body, { status: 402, headers: r.headers })

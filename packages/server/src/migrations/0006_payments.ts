@@ -7,7 +7,6 @@ export default Effect.gen(function*() {
     CREATE TABLE payment_challenges (
       nonce TEXT PRIMARY KEY,
       service_id TEXT NOT NULL REFERENCES services (id),
-      revision INTEGER NOT NULL,
       amount TEXT NOT NULL,
       asset TEXT NOT NULL,
       pay_to TEXT NOT NULL,
@@ -24,6 +23,7 @@ export default Effect.gen(function*() {
       payer TEXT NOT NULL,
       amount TEXT NOT NULL,
       status TEXT NOT NULL,
+      refusal TEXT,
       upstream_status INTEGER,
       created_at TIMESTAMPTZ NOT NULL,
       updated_at TIMESTAMPTZ NOT NULL

@@ -6,24 +6,27 @@ import { storeUnavailable } from "../storage/StoreErrors.ts"
 export interface Challenge {
   readonly nonce: string
   readonly serviceId: string
-  readonly revision: number
   readonly amount: string
   readonly asset: string
   readonly payTo: string
   readonly expiresAt: Date
 }
 
-export type PaymentStatus = "forwarding" | "forwarded" | "upstream_failed"
+/** `refused`: the chain moved the money but the gateway refused the call (late, foreign grant, asset, policy). */
+export type PaymentStatus = "forwarding" | "forwarded" | "upstream_failed" | "refused"
 
 export interface Payment {
   readonly digest: string
   readonly nonce: string
+  readonly payer: string
   readonly status: PaymentStatus
+  readonly refusal: string | null
 }
 
 /** The grant a verified payment came from, with its signer's policy snapshot. */
 export interface PayingGrant {
-  readonly agentAddress: string
+  readonly coinType: string
+  readonly poolId: string
   readonly policyRules: ReadonlyArray<unknown>
 }
 
@@ -35,10 +38,25 @@ export class PaymentRepo extends Context.Service<PaymentRepo, {
   findChallenge(nonce: string): Effect.Effect<Option.Option<Challenge>, Unavailable>
   /** The payment already recorded for this nonce or this digest, if any. */
   findPayment(nonce: string, digest: string): Effect.Effect<Option.Option<Payment>, Unavailable>
-  /** Records a verified payment as being forwarded; false when the nonce or digest is already taken. */
-  claim(input: { digest: string; nonce: string; serviceId: string; grantObjectId: string; payer: string; amount: string; now: Date }): Effect.Effect<boolean, Unavailable>
-  /** Takes a payment whose forward failed back for one more forward; false when another request has it. */
-  reclaim(digest: string, now: Date): Effect.Effect<boolean, Unavailable>
+  /**
+   * Records a verified payment, as being forwarded or (with a refusal) as refused; false when the
+   * nonce or digest is already taken.
+   */
+  claim(input: {
+    digest: string
+    nonce: string
+    serviceId: string
+    grantObjectId: string
+    payer: string
+    amount: string
+    refusal: string | null
+    now: Date
+  }): Effect.Effect<boolean, Unavailable>
+  /**
+   * Takes a payment back for one more forward: one whose forward failed, or one left in flight
+   * longer than `staleMs` by a request that died. False when another request has it.
+   */
+  reclaim(digest: string, now: Date, staleMs: number): Effect.Effect<boolean, Unavailable>
   settle(digest: string, status: PaymentStatus, upstreamStatus: number | null, now: Date): Effect.Effect<void, Unavailable>
   findPayingGrant(grantObjectId: string): Effect.Effect<Option.Option<PayingGrant>, Unavailable>
 }>()("@gateway/server/PaymentRepo") {
@@ -48,17 +66,16 @@ export class PaymentRepo extends Context.Service<PaymentRepo, {
       const sql = yield* SqlClient.SqlClient
       return PaymentRepo.of({
         insertChallenge: (c, now) =>
-          sql`INSERT INTO payment_challenges (nonce, service_id, revision, amount, asset, pay_to, expires_at, created_at)
-              VALUES (${c.nonce}, ${c.serviceId}, ${c.revision}, ${c.amount}, ${c.asset}, ${c.payTo},
+          sql`INSERT INTO payment_challenges (nonce, service_id, amount, asset, pay_to, expires_at, created_at)
+              VALUES (${c.nonce}, ${c.serviceId}, ${c.amount}, ${c.asset}, ${c.payTo},
                 ${c.expiresAt.toISOString()}, ${now.toISOString()})`.pipe(Effect.asVoid, storeUnavailable),
         findChallenge: (nonce) =>
-          sql<{ nonce: string; service_id: string; revision: number; amount: string; asset: string; pay_to: string; expires_at: unknown }>`
-              SELECT nonce, service_id, revision, amount, asset, pay_to, expires_at FROM payment_challenges WHERE nonce = ${nonce}`.pipe(
+          sql<{ nonce: string; service_id: string; amount: string; asset: string; pay_to: string; expires_at: unknown }>`
+              SELECT nonce, service_id, amount, asset, pay_to, expires_at FROM payment_challenges WHERE nonce = ${nonce}`.pipe(
             Effect.map((rows) =>
               Option.map(Option.fromNullishOr(rows[0]), (r) => ({
                 nonce: r.nonce,
                 serviceId: r.service_id,
-                revision: r.revision,
                 amount: r.amount,
                 asset: r.asset,
                 payTo: r.pay_to,
@@ -68,22 +85,24 @@ export class PaymentRepo extends Context.Service<PaymentRepo, {
             storeUnavailable
           ),
         findPayment: (nonce, digest) =>
-          sql<{ digest: string; nonce: string; status: PaymentStatus }>`SELECT digest, nonce, status FROM payments
+          sql<Payment>`SELECT digest, nonce, payer, status, refusal FROM payments
               WHERE nonce = ${nonce} OR digest = ${digest} LIMIT 1`.pipe(
             Effect.map((rows) => Option.fromNullishOr(rows[0])),
             storeUnavailable
           ),
         claim: (p) =>
-          sql`INSERT INTO payments (digest, nonce, service_id, grant_object_id, payer, amount, status, created_at, updated_at)
-              VALUES (${p.digest}, ${p.nonce}, ${p.serviceId}, ${p.grantObjectId}, ${p.payer}, ${p.amount}, 'forwarding',
-                ${p.now.toISOString()}, ${p.now.toISOString()})`.pipe(
+          sql`INSERT INTO payments (digest, nonce, service_id, grant_object_id, payer, amount, status, refusal, created_at, updated_at)
+              VALUES (${p.digest}, ${p.nonce}, ${p.serviceId}, ${p.grantObjectId}, ${p.payer}, ${p.amount},
+                ${p.refusal === null ? "forwarding" : "refused"}, ${p.refusal}, ${p.now.toISOString()}, ${p.now.toISOString()})`.pipe(
             Effect.as(true),
             Effect.catchIf(uniqueViolation, () => Effect.succeed(false)),
             storeUnavailable
           ),
-        reclaim: (digest, now) =>
+        reclaim: (digest, now, staleMs) =>
           sql`UPDATE payments SET status = 'forwarding', updated_at = ${now.toISOString()}
-              WHERE digest = ${digest} AND status = 'upstream_failed' RETURNING digest`.pipe(
+              WHERE digest = ${digest} AND (status = 'upstream_failed'
+                OR (status = 'forwarding' AND updated_at < ${new Date(now.getTime() - staleMs).toISOString()}))
+              RETURNING digest`.pipe(
             Effect.map((rows) => rows.length === 1),
             storeUnavailable
           ),
@@ -91,12 +110,13 @@ export class PaymentRepo extends Context.Service<PaymentRepo, {
           sql`UPDATE payments SET status = ${status}, upstream_status = ${upstreamStatus}, updated_at = ${now.toISOString()}
               WHERE digest = ${digest}`.pipe(Effect.asVoid, storeUnavailable),
         findPayingGrant: (grantObjectId) =>
-          sql<{ agent_address: string; policy_rules: unknown }>`
-              SELECT s.agent_address, s.policy_rules FROM grants g
+          sql<{ coin_type: string; pool_id: string; policy_rules: unknown }>`
+              SELECT g.coin_type, g.pool_id, s.policy_rules FROM grants g
               JOIN delegated_signers s ON s.id = g.signer_id WHERE g.grant_object_id = ${grantObjectId}`.pipe(
             Effect.map((rows) =>
               Option.map(Option.fromNullishOr(rows[0]), (r) => ({
-                agentAddress: r.agent_address,
+                coinType: r.coin_type,
+                poolId: r.pool_id,
                 policyRules: Schema.decodeUnknownSync(Schema.Array(Schema.Unknown))(typeof r.policy_rules === "string" ? JSON.parse(r.policy_rules) : r.policy_rules)
               }))
             ),

@@ -8,7 +8,7 @@ import { Conflict, type NotFound, Unavailable, Unverified, type VerificationErro
 import { policyAllows, PolicyRule } from "@gateway/domain/Policy"
 import { verifyPayment } from "@gateway/domain/verify/PaymentVerifier"
 import { AppConfig } from "../Config.ts"
-import { PaymentRepo } from "../repositories/PaymentRepo.ts"
+import { type Payment, PaymentRepo } from "../repositories/PaymentRepo.ts"
 import { Catalog } from "./Catalog.ts"
 import { type ChallengeTerms, challengeHeaders, type PaymentCredential, readCredential, x402Network, x402Required } from "./PaymentChallenge.ts"
 import { PublicUrl } from "./PublicUrl.ts"
@@ -26,6 +26,12 @@ export type PaidCallResult =
   | { readonly _tag: "Forwarded"; readonly status: number; readonly body: Uint8Array; readonly headers: Record<string, string> }
 
 type Refusal = NotFound | Conflict | Unavailable | VerificationError
+
+type Forwardable = { readonly entry: CatalogEntry; readonly upstreamUrl: string; readonly upstreamCredentialEnv: string | null }
+
+const UPSTREAM_TIMEOUT_MS = 15_000
+/** A forward still marked in flight after this long belongs to a request that died (crash, lost store): it may be taken over. */
+const STALE_FORWARD_MS = 4 * UPSTREAM_TIMEOUT_MS
 
 /** Headers never passed on to the seller: hop-by-hop ones and the caller's own credentials. */
 const DROPPED = new Set(["host", "connection", "content-length", "authorization", "payment-signature", "transfer-encoding", "keep-alive"])
@@ -51,7 +57,7 @@ export class PaidCalls extends Context.Service<PaidCalls, {
       const now = Effect.map(Clock.currentTimeMillis, (ms) => new Date(ms))
       const decodeRules = Schema.decodeUnknownSync(Schema.Array(PolicyRule))
 
-      const challenge = Effect.fnUntraced(function*(entry: CatalogEntry, revision: number, reason: string) {
+      const challenge = Effect.fnUntraced(function*(entry: CatalogEntry, reason: string) {
         const at = yield* now
         const terms: ChallengeTerms = {
           nonce: randomBytes(16).toString("base64url"),
@@ -63,7 +69,6 @@ export class PaidCalls extends Context.Service<PaidCalls, {
         yield* repo.insertChallenge({
           nonce: terms.nonce,
           serviceId: entry.id,
-          revision,
           amount: entry.price,
           asset: entry.asset,
           payTo: entry.payTo,
@@ -76,9 +81,13 @@ export class PaidCalls extends Context.Service<PaidCalls, {
         }
       })
 
-      const forward = Effect.fnUntraced(function*(
+      // Uninterruptible from here to the settled record: a caller who hangs up must not leave the payment stuck in flight.
+      const forward = (request: PaidCallRequest, target: Forwardable, credential: PaymentCredential, payer: string) =>
+        Effect.uninterruptible(forwardOnce(request, target, credential, payer))
+
+      const forwardOnce = Effect.fnUntraced(function*(
         request: PaidCallRequest,
-        target: { entry: CatalogEntry; upstreamUrl: string; upstreamCredentialEnv: string | null },
+        target: Forwardable,
         credential: PaymentCredential,
         payer: string
       ) {
@@ -92,7 +101,7 @@ export class PaidCalls extends Context.Service<PaidCalls, {
             method: request.method,
             headers,
             ...(request.method === "GET" || request.method === "HEAD" ? {} : { body: request.body }),
-            signal: AbortSignal.timeout(15_000)
+            signal: AbortSignal.timeout(UPSTREAM_TIMEOUT_MS)
           })
           return { status: upstream.status, type: upstream.headers.get("content-type"), body: new Uint8Array(await upstream.arrayBuffer()) }
         }).pipe(Effect.option)
@@ -124,61 +133,84 @@ export class PaidCalls extends Context.Service<PaidCalls, {
         }
       })
 
+      const inFlight = () => new Conflict({ message: "This payment is being used by another request", reason: "payment_in_flight" })
+
+      /** A recorded payment: a forward that failed, or whose request died, may be retried with the same credential. */
+      const retry = Effect.fnUntraced(function*(
+        request: PaidCallRequest,
+        target: Forwardable,
+        credential: PaymentCredential,
+        payment: Payment
+      ) {
+        const { entry } = target
+        if (payment.digest !== credential.digest || payment.nonce !== credential.nonce || payment.status === "forwarded") {
+          return yield* challenge(entry, "challenge_already_used")
+        }
+        if (payment.status === "refused") return yield* challenge(entry, `payment_refused_${payment.refusal ?? "earlier"}`)
+        if (!(yield* repo.reclaim(payment.digest, yield* now, STALE_FORWARD_MS))) return yield* inFlight()
+        return yield* forward(request, target, credential, payment.payer)
+      })
+
       const handle = Effect.fn("PaidCalls.handle")(function*(request: PaidCallRequest) {
         const target = yield* catalog.forForwarding(request.serviceId)
         const { entry } = target
         const credential = readCredential(request.headers)
-        if (credential === undefined) return yield* challenge(entry, entry.activeRevision, "payment_required")
-        const stored = yield* repo.findChallenge(credential.nonce)
-        if (Option.isNone(stored) || stored.value.serviceId !== entry.id) return yield* challenge(entry, entry.activeRevision, "unknown_challenge")
-        if (stored.value.expiresAt.getTime() <= (yield* now).getTime()) return yield* challenge(entry, entry.activeRevision, "challenge_expired")
+        if (credential === undefined) return yield* challenge(entry, "payment_required")
+        const found = yield* repo.findChallenge(credential.nonce)
+        if (Option.isNone(found) || found.value.serviceId !== entry.id) return yield* challenge(entry, "unknown_challenge")
+        const stored = found.value
 
+        // Before the expiry check: a payment already recorded stays usable for its retry, however late.
         const existing = yield* repo.findPayment(credential.nonce, credential.digest)
-        if (Option.isSome(existing)) {
-          const payment = existing.value
-          if (payment.digest !== credential.digest || payment.nonce !== credential.nonce || payment.status === "forwarded") {
-            return yield* challenge(entry, entry.activeRevision, "challenge_already_used")
-          }
-          if (payment.status === "forwarding" || !(yield* repo.reclaim(payment.digest, yield* now))) {
-            return yield* new Conflict({ message: "This payment is being used by another request", reason: "payment_in_flight" })
-          }
-          const tx = yield* chain.getTransaction(credential.digest)
-          return yield* forward(request, target, credential, tx.sender)
-        }
+        if (Option.isSome(existing)) return yield* retry(request, target, credential, existing.value)
 
         // The challenge's own terms are what the payment must match, even if the service changed since.
         const tx = yield* chain.getTransaction(credential.digest)
         const paid = yield* verifyPayment({
           packageId: chain.packageId,
-          amount: BigInt(stored.value.amount),
-          recipient: stored.value.payTo,
+          amount: BigInt(stored.amount),
+          recipient: stored.payTo,
           nonce: credential.nonce
         }, tx)
+        const record = (refusal: string | null) =>
+          Effect.flatMap(now, (at) =>
+            repo.claim({
+              digest: credential.digest,
+              nonce: credential.nonce,
+              serviceId: entry.id,
+              grantObjectId: paid.grantObjectId,
+              payer: paid.delegate,
+              amount: paid.amount.toString(),
+              refusal,
+              now: at
+            }))
+        // Money moved but the call is refused: the payment is recorded (so the owner can reconcile it) and the nonce is spent.
+        const refuse = (refusal: string, error: Unverified) => Effect.andThen(record(refusal), Effect.fail(error))
+
+        // A challenge binds the time the chain accepted the payment, not the time it is presented.
+        if (Number(tx.timestampMs) > stored.expiresAt.getTime()) {
+          yield* record("challenge_expired")
+          return yield* challenge(entry, "challenge_expired")
+        }
         // Pause, revoke, expiry and caps were enforced by the chain when it accepted the payment;
-        // the gateway adds that the grant is one it provisioned and that the owner's policy allows this call.
+        // the gateway adds that the grant is one it provisioned, in the challenge's asset, and that the owner's policy allows this call.
         const grant = yield* repo.findPayingGrant(paid.grantObjectId)
-        if (Option.isNone(grant)) {
-          return yield* new Unverified({ message: "The payment came from a grant this gateway did not provision", reason: "grant: unknown to this gateway" })
+        if (Option.isNone(grant) || grant.value.poolId !== paid.poolId) {
+          return yield* refuse("unknown_grant", new Unverified({ message: "The payment came from a grant this gateway did not provision", reason: "grant: unknown to this gateway" }))
+        }
+        if (normalizeCoinType(grant.value.coinType) !== normalizeCoinType(stored.asset)) {
+          return yield* refuse("wrong_asset", new Unverified({ message: "The payment was made in another asset than the challenge asks", reason: `asset: expected ${stored.asset}` }))
         }
         const allowed = policyAllows(decodeRules(grant.value.policyRules), {
-          serviceId: entry.id,
+          serviceId: stored.serviceId,
           method: entry.method,
           path: entry.path,
-          recipient: entry.payTo,
-          asset: entry.asset
+          recipient: stored.payTo,
+          asset: stored.asset
         }, normalizeCoinType)
-        if (!allowed) return yield* new Unverified({ message: "The owner's policy does not allow this call", reason: "policy: service not allowed" })
+        if (!allowed) return yield* refuse("policy", new Unverified({ message: "The owner's policy does not allow this call", reason: "policy: service not allowed" }))
 
-        const claimed = yield* repo.claim({
-          digest: credential.digest,
-          nonce: credential.nonce,
-          serviceId: entry.id,
-          grantObjectId: paid.grantObjectId,
-          payer: paid.delegate,
-          amount: paid.amount.toString(),
-          now: yield* now
-        })
-        if (!claimed) return yield* new Conflict({ message: "This payment is being used by another request", reason: "payment_in_flight" })
+        if (!(yield* record(null))) return yield* inFlight()
         return yield* forward(request, target, credential, paid.delegate)
       })
 
