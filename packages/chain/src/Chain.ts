@@ -2,7 +2,7 @@ import { normalizeSuiAddress } from "@mysten/sui/utils"
 import { Context, Effect, Layer, Option } from "effect"
 import type { ChainTransaction } from "@gateway/domain/chain/ChainTransaction"
 import { normalizeCoinType } from "@gateway/domain/chain/SpendAccountModule"
-import { type NotFinal, Unavailable, type UnsupportedAsset } from "@gateway/domain/Errors"
+import { type NotFinal, NotFound, type Unavailable, type UnsupportedAsset } from "@gateway/domain/Errors"
 import { kindBuilders } from "./build/KindBuilders.ts"
 import type * as Kinds from "./build/Kinds.ts"
 import type { LedgerObject } from "./local/LedgerObject.ts"
@@ -40,9 +40,10 @@ export class Chain extends Context.Service<Chain, {
     readonly expiryMs: bigint
     readonly policyIds: ReadonlyArray<bigint>
   }): Effect.Effect<PreparedKind, Unavailable>
-  buildRevoke(input: { readonly sender: string; readonly grantObjectId: string }): Effect.Effect<PreparedKind, Unavailable>
-  buildPause(input: { readonly sender: string; readonly grantObjectId: string; readonly kind: number }): Effect.Effect<PreparedKind, Unavailable>
-  buildResume(input: { readonly sender: string; readonly grantObjectId: string; readonly kind: number }): Effect.Effect<PreparedKind, Unavailable>
+  /** A grant id that names no shared Grant on chain is NOT_FOUND, as in every builder and `sharedVersion`. */
+  buildRevoke(input: { readonly sender: string; readonly grantObjectId: string }): Effect.Effect<PreparedKind, Unavailable | NotFound>
+  buildPause(input: { readonly sender: string; readonly grantObjectId: string; readonly kind: number }): Effect.Effect<PreparedKind, Unavailable | NotFound>
+  buildResume(input: { readonly sender: string; readonly grantObjectId: string; readonly kind: number }): Effect.Effect<PreparedKind, Unavailable | NotFound>
   buildFundPool(input: { readonly sender: string; readonly coinType: string; readonly amount: bigint }): Effect.Effect<PreparedKind, Unavailable | UnsupportedAsset>
   buildPay(input: {
     readonly sender: string
@@ -50,10 +51,10 @@ export class Chain extends Context.Service<Chain, {
     readonly amount: bigint
     readonly recipient: string
     readonly memo: Uint8Array
-  }): Effect.Effect<PreparedKind, Unavailable>
+  }): Effect.Effect<PreparedKind, Unavailable | NotFound>
   getTransaction(digest: string): Effect.Effect<ChainTransaction, NotFinal | Unavailable>
   /** The initial shared version of a shared object, which offline builders need. */
-  sharedVersion(objectId: string): Effect.Effect<bigint, Unavailable>
+  sharedVersion(objectId: string): Effect.Effect<bigint, Unavailable | NotFound>
 }>()("@gateway/chain/Chain") {
   /** The chain as the in-process LocalLedger serves it. */
   static readonly layerLocal = Layer.effect(
@@ -79,11 +80,12 @@ export class Chain extends Context.Service<Chain, {
       const findPool = (owner: string, coinType: string) =>
         Effect.map(listPools(owner), (pools) => Option.fromNullishOr(pools.find((p) => p.coinType === normalizeCoinType(coinType))))
 
+      // The caller named an object the chain does not hold (as it must be): its mistake, not an outage.
       const sharedRef = (objectId: string) =>
         Effect.flatMap(ledger.getObject(objectId), (found) =>
           Option.isSome(found) && found.value.owner._tag === "Shared"
             ? Effect.succeed({ objectId: found.value.id, initialSharedVersion: found.value.owner.initialSharedVersion })
-            : Effect.fail(new Unavailable({ message: "The object is not on chain", reason: `object ${objectId} is not a shared object` })))
+            : Effect.fail(new NotFound({ message: "The object is not on chain", reason: `object ${objectId} is not a shared object` })))
 
       return Chain.of({
         network: `sui:${ledger.config.network}`,
@@ -105,7 +107,7 @@ export class Chain extends Context.Service<Chain, {
             Effect.gen(function*() {
               const grant = yield* ledger.getObject(grantObjectId)
               if (Option.isNone(grant) || grant.value.data._tag !== "Grant") {
-                return yield* new Unavailable({ message: "The object is not a grant", reason: `object ${grantObjectId} is not a Grant` })
+                return yield* new NotFound({ message: "The object is not a grant", reason: `object ${grantObjectId} is not a Grant` })
               }
               const pool = yield* ledger.getObject(grant.value.data.poolId)
               const coinType = Option.isSome(pool) && pool.value.data._tag === "Pool" ? pool.value.data.coinType : ""

@@ -71,6 +71,12 @@ describe("LocalLedger's Sui JSON-RPC front, driven by @mysten/sui's own SuiJsonR
         const created = yield* execute(kind.txKindBytes)
         assert.strictEqual(created.effects?.status.status, "success")
         assert.strictEqual(created.checkpoint, undefined, "not final before a checkpoint")
+        // The effects name the grant it created and the gas coin it mutated, at the transaction's version.
+        const grantId = created.events?.find((e) => e.type === eventType(PACKAGE, "GrantCreated"))?.parsedJson
+        assert.deepStrictEqual(created.effects?.created?.map((o) => [o.reference.objectId, o.owner]), [
+          [typeof grantId === "object" && grantId !== null && "grant_id" in grantId ? grantId.grant_id : "", { Shared: { initial_shared_version: Number(created.effects?.gasObject.reference.version) } }]
+        ])
+        assert.deepStrictEqual(created.effects?.mutated?.map((o) => o.reference), [created.effects?.gasObject.reference])
         yield* ledger.checkpoint
 
         const fetched = yield* promise(() =>
@@ -110,13 +116,116 @@ describe("LocalLedger's Sui JSON-RPC front, driven by @mysten/sui's own SuiJsonR
         assert.isTrue(revoked.events?.some((e) => e.type === eventType(PACKAGE, "GrantRevoked")))
 
         // A Move call naming its object by id only: the client resolves the function and the object through the front.
-        const byId = new Transaction()
-        byId.setSender(sender)
-        byId.moveCall({ target: target(PACKAGE, "revoke_grant"), arguments: [byId.object(facts.grantObjectId)] })
-        const again = yield* promise(() => client.signAndExecuteTransaction({ transaction: byId, signer: owner, options: { showEffects: true } }))
+        const revokeById = () => {
+          const byId = new Transaction()
+          byId.setSender(sender)
+          byId.moveCall({ target: target(PACKAGE, "revoke_grant"), arguments: [byId.object(facts.grantObjectId)] })
+          return byId
+        }
+        // Sized by dry run, a second revoke is refused by the client itself: the dry run reports the abort.
+        const refused = yield* Effect.flip(Effect.tryPromise(() => client.signAndExecuteTransaction({ transaction: revokeById(), signer: owner })))
+        assert.include(String(refused.cause), "EAlreadyRevoked")
+        // With its budget set there is no dry run, and it aborts on chain.
+        const budgeted = revokeById()
+        budgeted.setGasBudget(10_000_000n)
+        const again = yield* promise(() => client.signAndExecuteTransaction({ transaction: budgeted, signer: owner, options: { showEffects: true } }))
         assert.strictEqual(again.effects?.status.status, "failure", "a second revoke aborts on chain")
+        assert.deepStrictEqual(again.effects?.created, [])
+        assert.deepStrictEqual(again.effects?.mutated?.map((o) => o.reference.objectId), [again.effects?.gasObject.reference.objectId], "a failure mutates only gas")
         const input = yield* promise(() => client.getTransactionBlock({ digest: again.digest, options: { showInput: true } }))
         assert.include(JSON.stringify(input.transaction?.data.transaction), `"objectType":"sharedObject"`)
+
+        // A caller's wrong id is NOT_FOUND through either adapter, not an outage.
+        const missing = `0x${"ab".repeat(32)}`
+        assert.strictEqual((yield* Effect.flip(sui.sharedVersion(missing)))._tag, "NOT_FOUND")
+        assert.strictEqual((yield* Effect.flip(chain.sharedVersion(missing)))._tag, "NOT_FOUND")
+        assert.strictEqual((yield* Effect.flip(sui.buildRevoke({ sender, grantObjectId: missing })))._tag, "NOT_FOUND")
+        assert.strictEqual((yield* Effect.flip(sui.buildPay({ sender, grantObjectId: pool.value.poolId, amount: 1n, recipient: sender, memo: new Uint8Array() })))._tag, "NOT_FOUND", "a pool is not a grant")
+        assert.strictEqual((yield* Effect.flip(chain.buildPay({ sender, grantObjectId: pool.value.poolId, amount: 1n, recipient: sender, memo: new Uint8Array() })))._tag, "NOT_FOUND")
+      }))
+
+    it.effect("dry-runs a transaction on the current state, reporting its real status, gas and events, and commits nothing", () =>
+      Effect.gen(function*() {
+        const origin = yield* Origin
+        const ledger = yield* LocalLedger
+        const chain = yield* Chain
+        const client = new SuiJsonRpcClient({ url: `${origin}/sui`, network: "localnet" })
+        const owner = new Ed25519Keypair()
+        const sender = owner.toSuiAddress()
+        yield* promise(() => requestSuiFromFaucetV2({ host: origin, recipient: sender }))
+        const funding = Transaction.fromKind(fromBase64((yield* chain.buildFundPool({ sender, coinType: SUI_COIN_TYPE, amount: 500n })).txKindBytes))
+        funding.setSender(sender)
+        yield* promise(() => client.signAndExecuteTransaction({ transaction: funding, signer: owner }))
+        yield* ledger.checkpoint
+        const found = yield* chain.findPool(sender, SUI_COIN_TYPE)
+        if (Option.isNone(found)) return assert.fail("no pool")
+        const poolId = found.value.poolId
+
+        /** Bytes with their budget set, so building them needs no dry run of the client's own; `unpaid` leaves the payment empty. */
+        const bytesOf = (compose: (tx: Transaction) => void, unpaid = false) => {
+          const tx = new Transaction()
+          tx.setSender(sender)
+          tx.setGasBudget(10_000_000n)
+          if (unpaid) tx.setGasPayment([])
+          compose(tx)
+          return promise(() => tx.build({ client }))
+        }
+        const withdrawAll = (tx: Transaction) => {
+          tx.moveCall({ target: target(PACKAGE, "withdraw"), typeArguments: [SUI_COIN_TYPE], arguments: [tx.object(poolId), tx.pure.u64(1_000_000n)] })
+        }
+        const deposit40 = (tx: Transaction) => {
+          const [coin] = tx.splitCoins(tx.gas, [40n])
+          if (coin === undefined) throw new Error("splitCoins returned nothing")
+          tx.moveCall({ target: target(PACKAGE, "deposit"), typeArguments: [SUI_COIN_TYPE], arguments: [tx.object(poolId), coin] })
+        }
+        const state = Effect.gen(function*() {
+          const coins = yield* promise(() => client.getCoins({ owner: sender }))
+          const pool = yield* promise(() => client.getObject({ id: poolId, options: { showContent: true } }))
+          return { coins: coins.data, pool: pool.data, checkpoint: yield* ledger.latestCheckpoint }
+        })
+        const before = yield* state
+
+        // More than the pool holds: the dry run reports the abort and the gas, and changes nothing.
+        const withdrawing = yield* bytesOf(withdrawAll)
+        const failed = yield* promise(() => client.dryRunTransactionBlock({ transactionBlock: withdrawing }))
+        assert.deepStrictEqual(failed.effects.status, { status: "failure", error: "MoveAbort(spend_account::withdraw, 8) EInsufficientBalance" })
+        assert.strictEqual(failed.effects.gasUsed.computationCost, "1000000")
+        assert.deepStrictEqual(failed.events, [])
+        assert.deepStrictEqual(yield* state, before, "a dry run commits nothing")
+        assert.isTrue(Option.isNone(yield* ledger.getRaw(failed.effects.transactionDigest)), "and records no digest")
+
+        // A deposit that would succeed: its event and the pool it would mutate, still nothing committed.
+        const depositing = yield* bytesOf(deposit40)
+        const ok = yield* promise(() => client.dryRunTransactionBlock({ transactionBlock: depositing }))
+        assert.strictEqual(ok.effects.status.status, "success")
+        assert.deepStrictEqual(ok.events.map((e) => [e.type, e.parsedJson]), [[eventType(PACKAGE, "Deposited"), { pool_id: poolId, amount: "40" }]])
+        assert.isTrue(ok.effects.mutated?.some((o) => o.reference.objectId === poolId), "the pool would be mutated")
+        assert.deepStrictEqual(yield* state, before)
+
+        // With no gas payment, as the client sizes a budget, a mock coin pays for the run.
+        const unpaid = yield* bytesOf(deposit40, true)
+        const mocked = yield* promise(() => client.dryRunTransactionBlock({ transactionBlock: unpaid }))
+        assert.strictEqual(mocked.effects.status.status, "success")
+        assert.strictEqual(mocked.effects.gasObject.reference.objectId, `0x${"f".repeat(64)}`)
+        assert.deepStrictEqual(yield* state, before)
+
+        // The dry-run bytes still execute, since nothing they name moved.
+        const { signature } = yield* promise(() => owner.signTransaction(depositing))
+        const executed = yield* promise(() => client.executeTransactionBlock({ transactionBlock: depositing, signature, options: { showEffects: true } }))
+        assert.deepStrictEqual(executed.effects?.mutated, ok.effects.mutated)
+      }))
+
+    it.effect("shows the Clock at the ledger's time", () =>
+      Effect.gen(function*() {
+        const origin = yield* Origin
+        const client = new SuiJsonRpcClient({ url: `${origin}/sui`, network: "localnet" })
+        const from = Date.now()
+        const clock = yield* promise(() => client.getObject({ id: "0x6", options: { showContent: true } }))
+        const to = Date.now()
+        const content = clock.data?.content
+        const fields = content?.dataType === "moveObject" ? content.fields : null
+        const timestamp = fields !== null && typeof fields === "object" && "timestamp_ms" in fields ? Number(fields.timestamp_ms) : -1
+        assert.isTrue(timestamp >= from && timestamp <= to, `timestamp_ms ${timestamp} within [${from}, ${to}]`)
       }))
 
     it.effect("answers JSON-RPC errors with Sui's codes, and batches", () =>

@@ -5,6 +5,7 @@ import { DelegatedSignerId, GrantId, PolicyId, ProfileId } from "./Ids.ts"
 import { GrantStatus, SignerStatus } from "./SignerStatus.ts"
 import { ObjectId, SuiAddress } from "./SuiAddress.ts"
 import { CoinType } from "./CoinType.ts"
+import { normalizeCoinType } from "./chain/SpendAccountModule.ts"
 
 /** Bounds the spec leaves open (docs/decisions.md). */
 export const Limits = {
@@ -27,10 +28,12 @@ export const CreateDelegatedSigner = Schema.Struct({
     Schema.check(Schema.isMinLength(1), Schema.isMaxLength(Limits.assetScopes)),
     Schema.check(
       Schema.makeFilter((scopes) => {
+        // `0x2::sui::SUI` and its zero-padded form name one pool, so they compare normalized.
         const seen = new Set<string>()
         for (const [i, scope] of scopes.entries()) {
-          if (seen.has(scope.asset)) return { path: [i, "asset"], issue: "duplicate asset: one scope per coin type" }
-          seen.add(scope.asset)
+          const coinType = normalizeCoinType(scope.asset)
+          if (seen.has(coinType)) return { path: [i, "asset"], issue: "duplicate asset: one scope per coin type" }
+          seen.add(coinType)
         }
         return true
       })

@@ -1,16 +1,17 @@
 import { Effect, Option } from "effect"
 import { normalizeCoinType, SUI_COIN_TYPE } from "@gateway/domain/chain/SpendAccountModule"
-import { Unavailable, UnsupportedAsset } from "@gateway/domain/Errors"
+import { type NotFound, Unavailable, UnsupportedAsset } from "@gateway/domain/Errors"
 import type { Chain, PoolRef } from "../Chain.ts"
 import * as Kinds from "./Kinds.ts"
 
 /** What an adapter reads from its chain so the kinds can be built offline. */
 export interface ChainReads {
-  sharedRef(objectId: string): Effect.Effect<Kinds.SharedRef, Unavailable>
+  /** NOT_FOUND when the id names no shared object. */
+  sharedRef(objectId: string): Effect.Effect<Kinds.SharedRef, Unavailable | NotFound>
   findPool(owner: string, coinType: string): Effect.Effect<Option.Option<PoolRef>, Unavailable>
   coins(owner: string, coinType: string): Effect.Effect<ReadonlyArray<Kinds.OwnedRef & { readonly balance: bigint }>, Unavailable>
   /** The shared refs and coin type a payment through this grant names. */
-  payRefs(grantObjectId: string): Effect.Effect<{ readonly grant: Kinds.SharedRef; readonly pool: Kinds.SharedRef; readonly coinType: string }, Unavailable>
+  payRefs(grantObjectId: string): Effect.Effect<{ readonly grant: Kinds.SharedRef; readonly pool: Kinds.SharedRef; readonly coinType: string }, Unavailable | NotFound>
 }
 
 const building = (build: () => Promise<Kinds.PreparedKind>) =>

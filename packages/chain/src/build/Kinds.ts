@@ -69,11 +69,15 @@ const onGrant = (packageId: string, fn: Parameters<typeof target>[1], input: { r
 export const revokeGrant = (packageId: string, input: { readonly sender: string; readonly grant: SharedRef }) =>
   onGrant(packageId, "revoke_grant", input)
 
+/** The pause or resume function of a grant kind; a kind the module does not define builds nothing rather than another kind's call. */
+const ofKind = (fn: Parameters<typeof target>[1] | undefined, kind: number) =>
+  fn === undefined ? Promise.reject(new Error(`grant kind ${kind} is not one the module defines`)) : Promise.resolve(fn)
+
 export const pauseGrant = (packageId: string, input: { readonly sender: string; readonly grant: SharedRef; readonly kind: number }) =>
-  onGrant(packageId, pauseFunction(input.kind) ?? "pause_grant", input)
+  ofKind(pauseFunction(input.kind), input.kind).then((fn) => onGrant(packageId, fn, input))
 
 export const resumeGrant = (packageId: string, input: { readonly sender: string; readonly grant: SharedRef; readonly kind: number }) =>
-  onGrant(packageId, resumeFunction(input.kind) ?? "resume_grant", input)
+  ofKind(resumeFunction(input.kind), input.kind).then((fn) => onGrant(packageId, fn, input))
 
 /**
  * Funds the owner's spend account: `create_pool` when there is none yet,

@@ -1,5 +1,5 @@
 import { bcs } from "@mysten/sui/bcs"
-import { fromBase58, fromBase64, normalizeSuiAddress, toBase64, toHex } from "@mysten/sui/utils"
+import { fromBase58, fromBase64, normalizeSuiAddress, toBase64 } from "@mysten/sui/utils"
 import type { ChainEvent, ChainMoveCall } from "@gateway/domain/chain/ChainTransaction"
 import {
   AbortCode,
@@ -15,6 +15,8 @@ import {
   SUI_COIN_TYPE,
   typeNameOf
 } from "@gateway/domain/chain/SpendAccountModule"
+import { byteVectorLayout, decodeExactly, describePure, type PureLayout, u64Layout, u64VectorLayout } from "../PureArgument.ts"
+import { normalizeTypeArgument } from "../TypeArgument.ts"
 import { deriveObjectId, type GrantData, type LedgerObject, type ObjectData, type Owner, withVersion } from "./LedgerObject.ts"
 
 type TransactionData = ReturnType<typeof bcs.TransactionData.parse>
@@ -56,23 +58,44 @@ class ExecutionFailure {
   }
 }
 
-export interface Execution {
-  readonly status: "success" | "failure"
-  readonly error: string | null
-  /** Objects created or mutated (including gas), at their new version. */
+/** What a transaction did to objects, as its effects report it. */
+export interface ObjectEffects {
+  /** Objects created or mutated (including gas), at `version`. */
   readonly written: ReadonlyArray<LedgerObject>
   readonly deleted: ReadonlyArray<string>
-  readonly events: ReadonlyArray<ChainEvent>
-  readonly calls: ReadonlyArray<ChainMoveCall>
+  /** The gas coin after the charge (also in `written`). */
+  readonly gasObject: LedgerObject
+  /** The transaction's lamport version: every written object's new version. */
+  readonly version: bigint
   readonly gasCharged: bigint
 }
 
+export interface Execution extends ObjectEffects {
+  readonly status: "success" | "failure"
+  readonly error: string | null
+  readonly events: ReadonlyArray<ChainEvent>
+  readonly calls: ReadonlyArray<ChainMoveCall>
+}
+
+/** The objects a transaction runs against; only looked up, never listed. */
+export type ObjectReader = Pick<ReadonlyMap<string, LedgerObject>, "get" | "has">
+
+/** An object argument remembers whether the transaction may mutate it (a shared input says so; owned ones always may). */
 type Value =
-  | { readonly _tag: "Object"; readonly id: string }
+  | { readonly _tag: "Object"; readonly id: string; readonly mutable: boolean }
   | { readonly _tag: "Pure"; readonly bytes: Uint8Array }
 
-const u64 = (bytes: Uint8Array) => BigInt(bcs.u64().parse(bytes))
-const address = (bytes: Uint8Array) => normalizeSuiAddress(bcs.Address.parse(bytes))
+/** A pure argument of the given type; malformed bytes fail the transaction (gas charged), as Sui's InvalidBCSBytes does. */
+const pure = <T>(layout: PureLayout<T>, type: string) => (bytes: Uint8Array): T => {
+  const value = decodeExactly(layout, bytes)
+  if (value === undefined) throw new ExecutionFailure(`CommandArgumentError { kind: InvalidBCSBytes }: not a ${type}`)
+  return value
+}
+
+const u64 = (bytes: Uint8Array) => BigInt(pure(u64Layout, "u64")(bytes))
+const address = (bytes: Uint8Array) => normalizeSuiAddress(pure(bcs.Address, "address")(bytes))
+const u64s = (bytes: Uint8Array) => pure(u64VectorLayout, "vector<u64>")(bytes).map(BigInt)
+const byteVector = (bytes: Uint8Array) => Uint8Array.from(pure(byteVectorLayout, "vector<u8>")(bytes))
 
 /**
  * Executes one programmable transaction against a snapshot of objects, with
@@ -85,7 +108,7 @@ export const execute = (input: {
   readonly digest: string
   readonly nowMs: bigint
   readonly referenceGasPrice: bigint
-  readonly objects: ReadonlyMap<string, LedgerObject>
+  readonly objects: ObjectReader
 }): Execution | Rejection => {
   const { data, packageId } = input
   const tx = data.V1
@@ -110,9 +133,19 @@ export const execute = (input: {
     versions.push(object.version)
     return object
   }
+  // An object may appear once among gas and inputs: otherwise its balance would count twice.
+  const named = new Set<string>()
+  const once = (objectId: string): Rejection | undefined => {
+    const id = normalizeSuiAddress(objectId)
+    if (named.has(id)) return new Rejection(`object ${id} is named more than once among the gas payment and the inputs`)
+    named.add(id)
+    return undefined
+  }
   if (tx.gasData.payment.length === 0) return new Rejection("no gas payment")
   const gasCoins: Array<LedgerObject> = []
   for (const ref of tx.gasData.payment) {
+    const duplicate = once(ref.objectId)
+    if (duplicate !== undefined) return duplicate
     const coin = checkOwned(ref, gasOwner)
     if (coin instanceof Rejection) return coin
     if (coin.data._tag !== "Coin" || coin.data.coinType !== normalizeCoinType(SUI_COIN_TYPE)) return new Rejection(`gas object ${coin.id} is not a SUI coin`)
@@ -125,18 +158,22 @@ export const execute = (input: {
   for (const arg of pt.inputs) {
     if (arg.Pure) inputs.push({ _tag: "Pure", bytes: fromBase64(arg.Pure.bytes) })
     else if (arg.Object?.ImmOrOwnedObject) {
+      const duplicate = once(arg.Object.ImmOrOwnedObject.objectId)
+      if (duplicate !== undefined) return duplicate
       const object = checkOwned(arg.Object.ImmOrOwnedObject, sender)
       if (object instanceof Rejection) return object
-      inputs.push({ _tag: "Object", id: object.id })
+      inputs.push({ _tag: "Object", id: object.id, mutable: true })
     } else if (arg.Object?.SharedObject) {
       const shared = arg.Object.SharedObject
+      const duplicate = once(shared.objectId)
+      if (duplicate !== undefined) return duplicate
       const object = input.objects.get(normalizeSuiAddress(shared.objectId))
       if (object === undefined) return new Rejection(`shared object ${shared.objectId} does not exist`)
       if (object.owner._tag !== "Shared" || object.owner.initialSharedVersion !== BigInt(shared.initialSharedVersion)) {
         return new Rejection(`object ${shared.objectId} is not shared at initial version ${shared.initialSharedVersion}`)
       }
       versions.push(object.version)
-      inputs.push({ _tag: "Object", id: object.id })
+      inputs.push({ _tag: "Object", id: object.id, mutable: shared.mutable })
     } else return new Rejection("unsupported input kind")
   }
 
@@ -187,7 +224,7 @@ export const execute = (input: {
   const resolve = (arg: Argument): Value => {
     switch (arg.$kind) {
       case "GasCoin":
-        return { _tag: "Object", id: GAS }
+        return { _tag: "Object", id: GAS, mutable: true }
       case "Input": {
         const v = inputs[arg.Input]
         if (v === undefined) throw new ExecutionFailure(`no input ${arg.Input}`)
@@ -245,41 +282,39 @@ export const execute = (input: {
       package: normalizeSuiAddress(call.package),
       module: call.module,
       function: call.function,
-      typeArguments: call.typeArguments.map(normalizeCoinType),
+      typeArguments: call.typeArguments.map(normalizeTypeArgument),
       arguments: spec.parameters.map((kind, i) => {
         const v = resolve(arg(i))
-        if (v._tag === "Object") return v.id
-        switch (kind) {
-          case "u64":
-            return u64(v.bytes).toString()
-          case "address":
-            return address(v.bytes)
-          case "vector<u64>":
-            return bcs.vector(bcs.u64()).parse(v.bytes).map(String)
-          case "vector<u8>":
-            return toHex(Uint8Array.from(bcs.vector(bcs.u8()).parse(v.bytes)))
-          default:
-            return null
-        }
+        return v._tag === "Object" ? v.id : describePure(kind, v.bytes)
       })
     })
     const abort = (name: AbortName): never => {
       throw new MoveAbort(fn, AbortCode[name], name)
     }
-    const typeArg = call.typeArguments[0] === undefined ? undefined : normalizeCoinType(call.typeArguments[0])
+    const typeArg = call.typeArguments[0] === undefined ? undefined : normalizeTypeArgument(call.typeArguments[0])
+    /** The object at parameter `i`; a `&mut` parameter refuses a shared object the transaction declared immutable. */
+    const objectAt = (i: number) => {
+      const v = resolve(arg(i))
+      if (v._tag !== "Object") throw new ExecutionFailure(`${fn}: argument ${i} is not an object`)
+      const kind = spec.parameters[i]
+      if ((kind === "pool_mut" || kind === "grant_mut") && !v.mutable) {
+        throw new ExecutionFailure(`CommandArgumentError { arg_idx: ${i}, kind: InvalidObjectByMutRef } in ${fn}`)
+      }
+      return read(v.id)
+    }
     const poolAt = (i: number, mutable: boolean) => {
-      const object = objectOf(arg(i))
+      const object = objectAt(i)
       if (object.data._tag !== "Pool" || object.data.coinType !== typeArg) throw new ExecutionFailure(`${fn}: argument ${i} is not a Pool<${typeArg}>`)
       if (mutable && object.owner._tag !== "Shared") throw new ExecutionFailure(`${fn}: pool is not shared`)
       return { object, pool: object.data }
     }
     const grantAt = (i: number) => {
-      const object = objectOf(arg(i))
+      const object = objectAt(i)
       if (object.data._tag !== "Grant") throw new ExecutionFailure(`${fn}: argument ${i} is not a Grant`)
       return { object, grant: object.data }
     }
     const clockAt = (i: number) => {
-      const object = objectOf(arg(i))
+      const object = objectAt(i)
       if (object.data._tag !== "Clock") throw new ExecutionFailure(`${fn}: argument ${i} is not the Clock`)
       return input.nowMs
     }
@@ -334,7 +369,7 @@ export const execute = (input: {
         const sessionCap = u64(pureOf(arg(2)))
         const maxPerPayment = u64(pureOf(arg(3)))
         const expiryMs = u64(pureOf(arg(4)))
-        const policyIds = bcs.vector(bcs.u64()).parse(pureOf(arg(5))).map(BigInt)
+        const policyIds = u64s(pureOf(arg(5)))
         const now = clockAt(6)
         if (pool.owner !== sender) abort("ENotOwner")
         if (maxPerPayment === 0n || maxPerPayment > sessionCap) abort("EInvalidCaps")
@@ -392,7 +427,7 @@ export const execute = (input: {
         const { object: poolObject, pool } = poolAt(1, true)
         const amount = u64(pureOf(arg(2)))
         const recipient = address(pureOf(arg(3)))
-        const memo = Uint8Array.from(bcs.vector(bcs.u8()).parse(pureOf(arg(4))))
+        const memo = byteVector(pureOf(arg(4)))
         const now = clockAt(5)
         if (grant.delegate !== sender) abort("ENotDelegate")
         if (grant.poolId !== poolObject.id) abort("EWrongPool")
@@ -433,7 +468,7 @@ export const execute = (input: {
         results.push(amounts.map((balance) => {
           const id = create({ _tag: "Coin", coinType: coin.coinType, balance }, { _tag: "Address", address: sender })
           dangling.add(id)
-          return { _tag: "Object", id }
+          return { _tag: "Object", id, mutable: true }
         }))
       } else if (command.MergeCoins) {
         const { object, coin } = coinOf(command.MergeCoins.destination)
@@ -462,11 +497,14 @@ export const execute = (input: {
     if (dangling.size > 0) throw new ExecutionFailure("UnusedValueWithoutDrop: a created coin was neither used nor transferred")
   } catch (error) {
     if (error instanceof MoveAbort || error instanceof ExecutionFailure) {
+      const gasObject = gasAfterCharge(0n)
       return {
         status: "failure",
         error: error.message,
-        written: [gasAfterCharge(0n)],
+        written: [gasObject],
         deleted: mergedGas.map((c) => c.id),
+        gasObject,
+        version: lamport,
         events: [],
         calls,
         gasCharged
@@ -475,14 +513,17 @@ export const execute = (input: {
     throw error
   }
 
-  const gasWorking = working.get(GAS)
-  const gasLeft = gasWorking !== undefined && gasWorking.data._tag === "Coin" ? gasWorking.data.balance : 0n
-  working.set(GAS, { ...gasAfterCharge(gasLeft - (gasBalance - budget)), owner: (gasWorking ?? primaryGas).owner })
+  const gasWorking = working.get(GAS) ?? primaryGas
+  const gasLeft = gasWorking.data._tag === "Coin" ? gasWorking.data.balance : 0n
+  const gasObject = withVersion({ ...gasAfterCharge(gasLeft - (gasBalance - budget)), owner: gasWorking.owner }, lamport)
+  working.set(GAS, gasObject)
   return {
     status: "success",
     error: null,
     written: [...working.values()].filter((o) => !deleted.has(o.id)).map((o) => withVersion(o, lamport)),
     deleted: [...deleted].filter((id) => input.objects.has(id)),
+    gasObject,
+    version: lamport,
     events,
     calls,
     gasCharged

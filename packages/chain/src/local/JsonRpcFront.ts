@@ -1,13 +1,22 @@
 import { bcs } from "@mysten/sui/bcs"
-import { TransactionDataBuilder } from "@mysten/sui/transactions"
 import { fromBase64, fromHex, normalizeStructTag, normalizeSuiAddress, toBase58, toBase64, toHex } from "@mysten/sui/utils"
 import { blake2b } from "@noble/hashes/blake2.js"
-import { Effect, Layer, Option, Schema } from "effect"
+import { Clock, Effect, Layer, Option, Schema } from "effect"
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
 import type { ChainEvent } from "@gateway/domain/chain/ChainTransaction"
-import { Functions, isFunctionName, MODULE, normalizeCoinType, SUI_COIN_TYPE } from "@gateway/domain/chain/SpendAccountModule"
+import {
+  coinObjectType,
+  Functions,
+  grantType,
+  isFunctionName,
+  MODULE,
+  normalizeCoinType,
+  poolType,
+  SUI_COIN_TYPE
+} from "@gateway/domain/chain/SpendAccountModule"
 import type { Unavailable } from "@gateway/domain/Errors"
-import { GAS_UNITS } from "./Executor.ts"
+import { normalizeTypeArgument } from "../TypeArgument.ts"
+import type { ObjectEffects } from "./Executor.ts"
 import type { LedgerObject } from "./LedgerObject.ts"
 import { LocalLedger } from "./LocalLedger.ts"
 
@@ -16,6 +25,9 @@ export const FAUCET_AMOUNT = 10_000_000_000n
 
 /** A JSON-RPC error as Sui's full node answers it; `code` and `message` are what clients match on. */
 class RpcError extends Schema.TaggedError<RpcError>()("RpcError", { code: Schema.Number, message: Schema.String }) {}
+
+/** A transaction the ledger refuses before executing it, as the full node reports a user input error. */
+const refusedInput = (rejected: { readonly reason: string }) => Effect.fail(new RpcError({ code: -32002, message: rejected.reason }))
 
 const methodNotFound = (method: string) => new RpcError({ code: -32601, message: `Method not found: ${method} is not served by the local ledger` })
 
@@ -73,7 +85,8 @@ const FaucetRequest = Schema.Struct({ FixedAmountRequest: Schema.Struct({ recipi
 // ---------------------------------------------------------------------------
 // Answers, in the JSON shapes of Sui's full node.
 
-const ZERO_DIGEST = toBase58(new Uint8Array(32))
+/** Sui's `ObjectDigest::OBJECT_DIGEST_DELETED`: the digest effects give a deleted object. */
+const DELETED_DIGEST = toBase58(new Uint8Array(32).fill(99))
 
 const ownerJson = (owner: LedgerObject["owner"]) => {
   switch (owner._tag) {
@@ -89,18 +102,18 @@ const ownerJson = (owner: LedgerObject["owner"]) => {
 const typeOf = (o: LedgerObject, packageId: string) => {
   switch (o.data._tag) {
     case "Coin":
-      return normalizeStructTag(`0x2::coin::Coin<${o.data.coinType}>`)
+      return normalizeStructTag(coinObjectType(o.data.coinType))
     case "Pool":
-      return normalizeStructTag(`${packageId}::${MODULE}::Pool<${o.data.coinType}>`)
+      return normalizeStructTag(poolType(packageId, o.data.coinType))
     case "Grant":
-      return normalizeStructTag(`${packageId}::${MODULE}::Grant`)
+      return normalizeStructTag(grantType(packageId))
     case "Clock":
       return normalizeStructTag("0x2::clock::Clock")
   }
 }
 
-/** The Move fields of each object kind, named as in the Move structs; `Balance<T>` shows as its value. */
-const fieldsOf = (o: LedgerObject) => {
+/** The Move fields of each object kind, named as in the Move structs; `Balance<T>` shows as its value, the Clock the ledger's time. */
+const fieldsOf = (o: LedgerObject, nowMs: number) => {
   const id = { id: o.id }
   switch (o.data._tag) {
     case "Coin":
@@ -123,11 +136,11 @@ const fieldsOf = (o: LedgerObject) => {
         kind: o.data.kind
       }
     case "Clock":
-      return { id, timestamp_ms: "0" }
+      return { id, timestamp_ms: String(nowMs) }
   }
 }
 
-const objectJson = (o: LedgerObject, packageId: string, options: ObjectOptions | null | undefined) => {
+const objectJson = (o: LedgerObject, packageId: string, options: ObjectOptions | null | undefined, nowMs: number) => {
   const type = typeOf(o, packageId)
   return {
     data: {
@@ -137,7 +150,7 @@ const objectJson = (o: LedgerObject, packageId: string, options: ObjectOptions |
       ...(options?.showType ? { type } : {}),
       ...(options?.showOwner ? { owner: ownerJson(o.owner) } : {}),
       ...(options?.showPreviousTransaction ? { previousTransaction: o.createdBy } : {}),
-      ...(options?.showContent ? { content: { dataType: "moveObject", type, hasPublicTransfer: o.data._tag === "Coin", fields: fieldsOf(o) } } : {})
+      ...(options?.showContent ? { content: { dataType: "moveObject", type, hasPublicTransfer: o.data._tag === "Coin", fields: fieldsOf(o, nowMs) } } : {})
     }
   }
 }
@@ -188,7 +201,7 @@ const commandJson = (command: Command) => {
         package: normalizeSuiAddress(call.package),
         module: call.module,
         function: call.function,
-        type_arguments: call.typeArguments.map(normalizeStructTag),
+        type_arguments: call.typeArguments.map(normalizeTypeArgument),
         arguments: call.arguments.map(argumentJson)
       }
     }
@@ -296,13 +309,13 @@ export const JsonRpcFront: Layer.Layer<never, never, HttpRouter.HttpRouter | Loc
     const checkpointDigest = (seq: bigint) =>
       seq === 0n ? toBase58(genesis) : toBase58(blake2b(new Uint8Array([...genesis, ...new TextEncoder().encode(seq.toString())]), { dkLen: 32 }))
 
-    // The executor charges a flat GAS_UNITS per transaction, so the dry run can predict gas exactly.
-    const gasUsed = {
-      computationCost: (GAS_UNITS * referenceGasPrice).toString(),
+    // Storage is not charged: a transaction's whole gas is its computation.
+    const gasUsed = (computation: bigint) => ({
+      computationCost: computation.toString(),
       storageCost: "0",
       storageRebate: "0",
       nonRefundableStorageFee: "0"
-    }
+    })
 
     const coinsOf = (owner: string, coinType: string) =>
       Effect.map(ledger.ownedObjects(owner), (objects) =>
@@ -345,20 +358,22 @@ export const JsonRpcFront: Layer.Layer<never, never, HttpRouter.HttpRouter | Loc
         catch: () => new RpcError({ code: -32602, message: "Invalid params: transaction bytes are not a BCS TransactionData" })
       })
 
-    const gasObjectJson = (data: TransactionData) =>
-      Effect.gen(function*() {
-        const owner = { AddressOwner: normalizeSuiAddress(data.V1.gasData.owner) }
-        const payment = data.V1.gasData.payment[0]
-        if (payment === undefined) return { owner, reference: { objectId: normalizeSuiAddress("0x0"), version: "0", digest: ZERO_DIGEST } }
-        const current = yield* ledger.getObject(payment.objectId)
-        return {
-          owner,
-          reference: Option.match(current, {
-            onNone: () => ({ objectId: normalizeSuiAddress(payment.objectId), version: String(payment.version), digest: payment.digest }),
-            onSome: (o) => ({ objectId: o.id, version: o.version.toString(), digest: o.digest })
-          })
-        }
-      })
+    /** Sui's effects JSON from what the execution wrote: created objects are those this transaction made. */
+    const effectsJson = (digest: string, outcome: { readonly status: "success" | "failure"; readonly error: string | null }, effects: ObjectEffects) => {
+      const changed = (o: LedgerObject) => ({ owner: ownerJson(o.owner), reference: { objectId: o.id, version: o.version.toString(), digest: o.digest } })
+      return {
+        messageVersion: "v1",
+        status: outcome.status === "success" ? { status: "success" } : { status: "failure", error: outcome.error ?? "failure" },
+        executedEpoch: "0",
+        gasUsed: gasUsed(effects.gasCharged),
+        transactionDigest: digest,
+        created: effects.written.filter((o) => o.createdBy === digest).map(changed),
+        mutated: effects.written.filter((o) => o.createdBy !== digest).map(changed),
+        deleted: effects.deleted.map((objectId) => ({ objectId, version: effects.version.toString(), digest: DELETED_DIGEST })),
+        gasObject: changed(effects.gasObject),
+        dependencies: []
+      }
+    }
 
     const transactionBlock = (digest: string, options: TransactionOptions | null | undefined) =>
       Effect.gen(function*() {
@@ -367,15 +382,7 @@ export const JsonRpcFront: Layer.Layer<never, never, HttpRouter.HttpRouter | Loc
         const tx = yield* Effect.catchTag(ledger.getTransaction(digest), "NOT_FINAL", () => Effect.fail(transactionNotFound(digest)))
         const data = yield* parseTransactionData(raw.value.txBytes)
         const signatures = [...raw.value.signatures]
-        const effects = {
-          messageVersion: "v1",
-          status: tx.status === "success" ? { status: "success" } : { status: "failure", error: tx.error ?? "failure" },
-          executedEpoch: "0",
-          gasUsed,
-          transactionDigest: digest,
-          gasObject: yield* gasObjectJson(data),
-          dependencies: []
-        }
+        const effects = effectsJson(digest, tx, raw.value.effects)
         return {
           digest,
           ...(options?.showInput ? { transaction: { data: transactionDataJson(data), txSignatures: signatures } } : {}),
@@ -395,12 +402,13 @@ export const JsonRpcFront: Layer.Layer<never, never, HttpRouter.HttpRouter | Loc
       })
 
     const getObjects = (ids: ReadonlyArray<string>, options: ObjectOptions | null | undefined) =>
-      Effect.forEach(ids, (objectId) =>
-        Effect.map(ledger.getObject(objectId), (found) =>
-          Option.match(found, {
-            onNone: () => ({ error: { code: "notExists", object_id: normalizeSuiAddress(objectId) } }),
-            onSome: (o) => objectJson(o, packageId, options)
-          })))
+      Effect.flatMap(Clock.currentTimeMillis, (nowMs) =>
+        Effect.forEach(ids, (objectId) =>
+          Effect.map(ledger.getObject(objectId), (found) =>
+            Option.match(found, {
+              onNone: () => ({ error: { code: "notExists", object_id: normalizeSuiAddress(objectId) } }),
+              onSome: (o) => objectJson(o, packageId, options, nowMs)
+            }))))
 
     const methods: Record<string, (params: ReadonlyArray<unknown>) => Answer> = {
       suix_getReferenceGasPrice: (params) => Effect.as(decode(NoParams, params), referenceGasPrice.toString()),
@@ -441,7 +449,7 @@ export const JsonRpcFront: Layer.Layer<never, never, HttpRouter.HttpRouter | Loc
             digest: checkpointDigest(seq),
             networkTotalTransactions: "0",
             ...(seq === 0n ? {} : { previousDigest: checkpointDigest(seq - 1n) }),
-            epochRollingGasCostSummary: { ...gasUsed, computationCost: "0" },
+            epochRollingGasCostSummary: gasUsed(0n),
             timestampMs: "0",
             transactions: [],
             checkpointCommitments: [],
@@ -502,21 +510,13 @@ export const JsonRpcFront: Layer.Layer<never, never, HttpRouter.HttpRouter | Loc
         }),
       sui_dryRunTransactionBlock: (params) =>
         Effect.gen(function*() {
-          // Executes nothing: a dry run exists so the client can size the gas
-          // budget, and the ledger's gas is flat. Move aborts surface on execute.
+          // The ledger executes the transaction on its current state and keeps nothing.
           const [txBytes] = yield* decode(DryRunParams, params)
           const data = yield* parseTransactionData(txBytes)
+          const run = yield* Effect.catchTag(ledger.dryRun(txBytes), "LedgerRejected", refusedInput)
           return {
-            effects: {
-              messageVersion: "v1",
-              status: { status: "success" },
-              executedEpoch: "0",
-              gasUsed,
-              transactionDigest: TransactionDataBuilder.getDigestFromBytes(fromBase64(txBytes)),
-              gasObject: yield* gasObjectJson(data),
-              dependencies: []
-            },
-            events: [],
+            effects: effectsJson(run.digest, run, run.effects),
+            events: run.events.map((e, seq) => eventJson(run.digest, seq, e, null)),
             objectChanges: [],
             balanceChanges: [],
             input: transactionDataJson(data)
@@ -526,11 +526,7 @@ export const JsonRpcFront: Layer.Layer<never, never, HttpRouter.HttpRouter | Loc
         Effect.gen(function*() {
           const [txBytes, signature, options] = yield* decode(ExecuteParams, params)
           const signatures = typeof signature === "string" ? [signature] : signature
-          const executed = yield* Effect.catchTag(
-            ledger.executeSigned(txBytes, signatures),
-            "LedgerRejected",
-            (rejected) => Effect.fail(new RpcError({ code: -32002, message: rejected.reason }))
-          )
+          const executed = yield* Effect.catchTag(ledger.executeSigned(txBytes, signatures), "LedgerRejected", refusedInput)
           return yield* transactionBlock(executed.digest, options)
         }),
       sui_getTransactionBlock: (params) => Effect.flatMap(decode(TransactionParams, params), ([digest, options]) => transactionBlock(digest, options))

@@ -1,17 +1,26 @@
 import { Context, Effect, Layer, Ref, Schema } from "effect"
+import type { Unavailable } from "@gateway/domain/Errors"
 
-/** Everything that changed the ledger, in order; replaying it rebuilds the same state. */
+/**
+ * Everything that changed the ledger, in order; replaying it rebuilds the same
+ * state. Only committed transactions are journaled, and a checkpoint names the
+ * digests it made final (entries written before it did finalize all pending).
+ */
 export const JournalEntry = Schema.Union([
   Schema.TaggedStruct("Execute", { txBytes: Schema.String, signatures: Schema.Array(Schema.String), atMs: Schema.Number }),
   Schema.TaggedStruct("Mint", { recipient: Schema.String, coinType: Schema.String, amount: Schema.String, atMs: Schema.Number }),
-  Schema.TaggedStruct("Checkpoint", { atMs: Schema.Number })
+  Schema.TaggedStruct("Checkpoint", { atMs: Schema.Number, digests: Schema.optionalKey(Schema.Array(Schema.String)) })
 ])
 export type JournalEntry = typeof JournalEntry.Type
 
-/** Where LocalLedger keeps its journal: in memory by default, the SQL store under `npm start`. */
+/**
+ * Where LocalLedger keeps its journal: in memory by default, the SQL store
+ * under `npm start`. A store that cannot be read or written is the chain
+ * being unavailable.
+ */
 export class LedgerJournal extends Context.Service<LedgerJournal, {
-  readonly load: Effect.Effect<ReadonlyArray<JournalEntry>>
-  append(entry: JournalEntry): Effect.Effect<void>
+  readonly load: Effect.Effect<ReadonlyArray<JournalEntry>, Unavailable>
+  append(entry: JournalEntry): Effect.Effect<void, Unavailable>
 }>()("@gateway/chain/LedgerJournal") {
   static readonly layerMemory = Layer.effect(
     LedgerJournal,

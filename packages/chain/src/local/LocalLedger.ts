@@ -5,9 +5,9 @@ import { fromBase64, normalizeSuiAddress } from "@mysten/sui/utils"
 import { verifyTransactionSignature } from "@mysten/sui/verify"
 import { Clock, Context, Effect, Layer, Option, Schema, Semaphore } from "effect"
 import type { ChainEvent, ChainMoveCall, ChainTransaction } from "@gateway/domain/chain/ChainTransaction"
-import { CLOCK_OBJECT_ID, normalizeCoinType } from "@gateway/domain/chain/SpendAccountModule"
+import { CLOCK_OBJECT_ID, normalizeCoinType, SUI_COIN_TYPE } from "@gateway/domain/chain/SpendAccountModule"
 import { NotFinal, Unavailable } from "@gateway/domain/Errors"
-import { execute, Rejection } from "./Executor.ts"
+import { execute, type ObjectEffects, type ObjectReader, Rejection } from "./Executor.ts"
 import { deriveObjectId, type LedgerObject, withVersion } from "./LedgerObject.ts"
 import { type JournalEntry, LedgerJournal } from "./LedgerJournal.ts"
 
@@ -30,6 +30,8 @@ export interface Faults {
   readonly dropAfterExecute: boolean
 }
 
+type TransactionData = ReturnType<typeof bcs.TransactionData.parse>
+
 const noFaults: Faults = { unavailable: false, delayMs: 0, neverFinal: false, dropAfterExecute: false }
 
 interface RecordedTransaction {
@@ -42,6 +44,7 @@ interface RecordedTransaction {
   readonly timestampMs: number
   readonly txBytes: string
   readonly signatures: ReadonlyArray<string>
+  readonly effects: ObjectEffects
   checkpoint: bigint | null
 }
 
@@ -51,6 +54,19 @@ export interface Executed {
   readonly error: string | null
   readonly events: ReadonlyArray<ChainEvent>
 }
+
+/** A dry run's outcome: what executing would do now, with nothing committed. */
+export interface DryRun extends Executed {
+  readonly effects: ObjectEffects
+}
+
+/**
+ * The coin a dry run without gas payment pays from, as Sui's dry run mocks
+ * one: 1B SUI, owned by the gas owner. Its id is the largest object id, which
+ * no real object derives to.
+ */
+const MOCK_GAS_ID = `0x${"f".repeat(64)}`
+const MOCK_GAS_BALANCE = 1_000_000_000n * 1_000_000_000n
 
 const unavailable = new Unavailable({ message: "The chain is unavailable", reason: "chain_unreachable" })
 
@@ -63,13 +79,18 @@ const unavailable = new Unavailable({ message: "The chain is unavailable", reaso
 export class LocalLedger extends Context.Service<LocalLedger, {
   readonly config: LedgerConfig
   executeSigned(txBytes: string, signatures: ReadonlyArray<string>): Effect.Effect<Executed, LedgerRejected | Unavailable>
+  /** Executes unsigned bytes against the current state and commits nothing: no object, digest or journal entry. */
+  dryRun(txBytes: string): Effect.Effect<DryRun, LedgerRejected | Unavailable>
   /** Faucet, local mode only: mints a coin of any type to an address. */
   mint(recipient: string, coinType: string, amount: bigint): Effect.Effect<LedgerObject, Unavailable>
   readonly checkpoint: Effect.Effect<bigint, Unavailable>
   readonly latestCheckpoint: Effect.Effect<bigint, Unavailable>
   getTransaction(digest: string): Effect.Effect<ChainTransaction, NotFinal | Unavailable>
-  /** Raw transaction (bytes and signatures) as executed, final or not. */
-  getRaw(digest: string): Effect.Effect<Option.Option<{ txBytes: string; signatures: ReadonlyArray<string>; checkpoint: bigint | null; timestampMs: number }>, Unavailable>
+  /** Raw transaction (bytes and signatures) as executed, final or not, with what it did to objects. */
+  getRaw(digest: string): Effect.Effect<
+    Option.Option<{ txBytes: string; signatures: ReadonlyArray<string>; checkpoint: bigint | null; timestampMs: number; effects: ObjectEffects }>,
+    Unavailable
+  >
   getObject(id: string): Effect.Effect<Option.Option<LedgerObject>, Unavailable>
   ownedObjects(owner: string): Effect.Effect<ReadonlyArray<LedgerObject>, Unavailable>
   /** Every event of one type from final transactions, in execution order. */
@@ -106,13 +127,29 @@ export class LocalLedger extends Context.Service<LocalLedger, {
 
         const record = (entry: JournalEntry, replaying: boolean) => (replaying ? Effect.void : journal.append(entry))
 
-        const applyExecute = Effect.fnUntraced(function*(txBytes: string, signatures: ReadonlyArray<string>, atMs: number, replaying: boolean) {
-          const bytes = fromBase64(txBytes)
-          const data = yield* Effect.try({
-            try: () => bcs.TransactionData.parse(bytes),
+        const decode = (txBytes: string) =>
+          Effect.try({
+            try: () => {
+              const bytes = fromBase64(txBytes)
+              return { bytes, data: bcs.TransactionData.parse(bytes), digest: TransactionDataBuilder.getDigestFromBytes(bytes) }
+            },
             catch: () => new LedgerRejected({ reason: "transaction bytes are not a BCS TransactionData" })
           })
-          const digest = TransactionDataBuilder.getDigestFromBytes(bytes)
+
+        const run = (data: TransactionData, digest: string, atMs: number, against: ObjectReader) => {
+          const result = execute({
+            packageId: config.packageId,
+            data,
+            digest,
+            nowMs: BigInt(atMs),
+            referenceGasPrice: config.referenceGasPrice,
+            objects: against
+          })
+          return result instanceof Rejection ? Effect.fail(new LedgerRejected({ reason: result.reason })) : Effect.succeed(result)
+        }
+
+        const applyExecute = Effect.fnUntraced(function*(txBytes: string, signatures: ReadonlyArray<string>, atMs: number, replaying: boolean) {
+          const { bytes, data, digest } = yield* decode(txBytes)
           const known = transactions.get(digest)
           if (known !== undefined) return { digest, status: known.status, error: known.error, events: known.events }
           const sender = normalizeSuiAddress(data.V1.sender)
@@ -126,17 +163,11 @@ export class LocalLedger extends Context.Service<LocalLedger, {
             )
             if (!ok.some(Boolean)) return yield* new LedgerRejected({ reason: `no valid signature by ${signer}` })
           }
-          const result = execute({
-            packageId: config.packageId,
-            data,
-            digest,
-            nowMs: BigInt(atMs),
-            referenceGasPrice: config.referenceGasPrice,
-            objects
-          })
-          if (result instanceof Rejection) return yield* new LedgerRejected({ reason: result.reason })
-          yield* record({ _tag: "Execute", txBytes, signatures, atMs }, replaying)
+          const result = yield* run(data, digest, atMs, objects)
+          // A dropped transaction was executed but never committed, so it is not journaled either.
           if (faults.dropAfterExecute && !replaying) return { digest, status: result.status, error: result.error, events: result.events }
+          // Journal first: the ledger must not run ahead of what it can replay.
+          yield* record({ _tag: "Execute", txBytes, signatures, atMs }, replaying)
           for (const id of result.deleted) objects.delete(id)
           for (const object of result.written) objects.set(object.id, object)
           transactions.set(digest, {
@@ -149,6 +180,7 @@ export class LocalLedger extends Context.Service<LocalLedger, {
             timestampMs: atMs,
             txBytes,
             signatures,
+            effects: result,
             checkpoint: null
           })
           pending.push(digest)
@@ -156,41 +188,62 @@ export class LocalLedger extends Context.Service<LocalLedger, {
         })
 
         const applyMint = Effect.fnUntraced(function*(recipient: string, coinType: string, amount: bigint, atMs: number, replaying: boolean) {
-          const seed = blake2b(new TextEncoder().encode(`mint:${mints++}`), { dkLen: 32 })
+          const seed = blake2b(new TextEncoder().encode(`mint:${mints}`), { dkLen: 32 })
           const object = withVersion({
             id: deriveObjectId(seed, 0),
             owner: { _tag: "Address", address: normalizeSuiAddress(recipient) },
             createdBy: "faucet",
             data: { _tag: "Coin", coinType: normalizeCoinType(coinType), balance: amount }
           }, 1n)
-          objects.set(object.id, object)
           yield* record({ _tag: "Mint", recipient, coinType, amount: amount.toString(), atMs }, replaying)
+          mints += 1
+          objects.set(object.id, object)
           return object
         })
 
-        const applyCheckpoint = Effect.fnUntraced(function*(atMs: number, replaying: boolean) {
-          // An empty checkpoint changes nothing: skip it so an idle ledger's journal does not grow.
-          if (pending.length === 0) return checkpointSeq
+        /** Advances the checkpoint and makes exactly `digests` final; live, they are what is pending (none under `neverFinal`). */
+        const applyCheckpoint = Effect.fnUntraced(function*(atMs: number, digests: ReadonlyArray<string>, replaying: boolean) {
+          yield* record({ _tag: "Checkpoint", atMs, digests }, replaying)
           checkpointSeq += 1n
-          if (!faults.neverFinal || replaying) {
-            for (const digest of pending) {
-              const tx = transactions.get(digest)
-              if (tx !== undefined) tx.checkpoint = checkpointSeq
-            }
-            pending = []
+          const included = new Set(digests)
+          for (const digest of digests) {
+            const tx = transactions.get(digest)
+            if (tx !== undefined) tx.checkpoint = checkpointSeq
           }
-          yield* record({ _tag: "Checkpoint", atMs }, replaying)
+          pending = pending.filter((digest) => !included.has(digest))
           return checkpointSeq
         })
+
+        const checkpointNow = (atMs: number) =>
+          // An empty checkpoint changes nothing: skip it so an idle ledger's journal does not grow.
+          pending.length === 0 ? Effect.succeed(checkpointSeq) : applyCheckpoint(atMs, faults.neverFinal ? [] : [...pending], false)
 
         for (const entry of yield* journal.load) {
           if (entry._tag === "Execute") yield* Effect.ignore(applyExecute(entry.txBytes, entry.signatures, entry.atMs, true))
           else if (entry._tag === "Mint") yield* applyMint(entry.recipient, entry.coinType, BigInt(entry.amount), entry.atMs, true)
-          else yield* applyCheckpoint(entry.atMs, true)
+          else yield* applyCheckpoint(entry.atMs, entry.digests ?? pending, true)
         }
 
+        const dryRun = Effect.fnUntraced(function*(txBytes: string, atMs: number) {
+          const { data, digest } = yield* decode(txBytes)
+          if (data.V1.gasData.payment.length > 0) return { digest, execution: yield* run(data, digest, atMs, objects) }
+          // No payment: pay from a mock coin that exists for this run only.
+          const mock = withVersion({
+            id: MOCK_GAS_ID,
+            owner: { _tag: "Address", address: normalizeSuiAddress(data.V1.gasData.owner) },
+            createdBy: "dry-run",
+            data: { _tag: "Coin", coinType: normalizeCoinType(SUI_COIN_TYPE), balance: MOCK_GAS_BALANCE }
+          }, 1n)
+          const withMock: ObjectReader = {
+            get: (id) => (id === mock.id ? mock : objects.get(id)),
+            has: (id) => id === mock.id || objects.has(id)
+          }
+          const paid = { ...data, V1: { ...data.V1, gasData: { ...data.V1.gasData, payment: [{ objectId: mock.id, version: mock.version.toString(), digest: mock.digest }] } } }
+          return { digest, execution: yield* run(paid, digest, atMs, withMock) }
+        })
+
         const now = Clock.currentTimeMillis
-        const checkpoint = guard(lock.withPermit(Effect.flatMap(now, (at) => applyCheckpoint(at, false))))
+        const checkpoint = guard(lock.withPermit(Effect.flatMap(now, checkpointNow)))
         if (config.checkpointIntervalMs > 0) {
           yield* Effect.forkScoped(Effect.forever(Effect.andThen(Effect.sleep(config.checkpointIntervalMs), Effect.ignore(checkpoint))))
         }
@@ -210,6 +263,14 @@ export class LocalLedger extends Context.Service<LocalLedger, {
           config,
           executeSigned: (txBytes, signatures) =>
             guard(lock.withPermit(Effect.flatMap(now, (at) => applyExecute(txBytes, signatures, at, false)))),
+          dryRun: (txBytes) =>
+            guard(Effect.map(Effect.flatMap(now, (at) => dryRun(txBytes, at)), ({ digest, execution }) => ({
+              digest,
+              status: execution.status,
+              error: execution.error,
+              events: execution.events,
+              effects: execution
+            }))),
           mint: (recipient, coinType, amount) =>
             guard(lock.withPermit(Effect.flatMap(now, (at) => applyMint(recipient, coinType, amount, at, false)))),
           checkpoint,
@@ -226,7 +287,8 @@ export class LocalLedger extends Context.Service<LocalLedger, {
                 txBytes: tx.txBytes,
                 signatures: tx.signatures,
                 checkpoint: tx.checkpoint,
-                timestampMs: tx.timestampMs
+                timestampMs: tx.timestampMs,
+                effects: tx.effects
               }))
             )),
           getObject: (id) => guard(Effect.sync(() => Option.fromNullishOr(objects.get(normalizeSuiAddress(id))))),

@@ -1,7 +1,9 @@
 import { bcs } from "@mysten/sui/bcs"
-import { fromBase64, normalizeStructTag, normalizeSuiAddress, toHex } from "@mysten/sui/utils"
+import { fromBase64, normalizeSuiAddress, toHex } from "@mysten/sui/utils"
 import type { ChainMoveCall } from "@gateway/domain/chain/ChainTransaction"
 import { Functions, isFunctionName, MODULE } from "@gateway/domain/chain/SpendAccountModule"
+import { describePure } from "../PureArgument.ts"
+import { normalizeTypeArgument } from "../TypeArgument.ts"
 
 type SenderSignedData = ReturnType<typeof bcs.SenderSignedData.parse>
 type TransactionData = SenderSignedData[number]["intentMessage"]["value"]
@@ -9,25 +11,9 @@ type TransactionData = SenderSignedData[number]["intentMessage"]["value"]
 type ParameterKind = (typeof Functions)[keyof typeof Functions]["parameters"][number]
 
 /** A pure argument decoded as LocalLedger's executor records it, so both adapters report the same calls. */
-const decodePure = (kind: ParameterKind | undefined, bytes: Uint8Array): unknown => {
-  try {
-    switch (kind) {
-      case "u64":
-        return bcs.u64().parse(bytes)
-      case "address":
-        return normalizeSuiAddress(bcs.Address.parse(bytes))
-      case "vector<u64>":
-        return bcs.vector(bcs.u64()).parse(bytes).map(String)
-      case "vector<u8>":
-        return toHex(Uint8Array.from(bcs.vector(bcs.u8()).parse(bytes)))
-      default:
-        // A function this module does not describe: the bytes as they are.
-        return toHex(bytes)
-    }
-  } catch {
-    return null
-  }
-}
+const decodePure = (kind: ParameterKind | undefined, bytes: Uint8Array): unknown =>
+  // A function this module does not describe: the bytes as they are.
+  kind === undefined ? toHex(bytes) : describePure(kind, bytes)
 
 /** The transaction data inside `rawTransaction` (base64 `SenderSignedData`), as `showRawInput` returns it. */
 export const transactionDataOf = (rawTransaction: string): TransactionData | undefined =>
@@ -36,7 +22,8 @@ export const transactionDataOf = (rawTransaction: string): TransactionData | und
 /**
  * The Move calls of a transaction, read from its signed input: arguments that
  * are inputs resolve to object ids or decoded pure values; results of earlier
- * commands and the gas coin, which only effects could name, stay null.
+ * commands and the gas coin, which only effects could name, stay null, and so
+ * do malformed pure bytes. Never throws, whatever the signer put in.
  */
 export const moveCallsOf = (packageId: string, data: TransactionData): ReadonlyArray<ChainMoveCall> => {
   const pt = data.V1.kind.ProgrammableTransaction
@@ -50,7 +37,7 @@ export const moveCallsOf = (packageId: string, data: TransactionData): ReadonlyA
       package: normalizeSuiAddress(call.package),
       module: call.module,
       function: call.function,
-      typeArguments: call.typeArguments.map((t) => normalizeStructTag(t)),
+      typeArguments: call.typeArguments.map(normalizeTypeArgument),
       arguments: call.arguments.map((argument, i) => {
         if (argument.$kind !== "Input") return null
         const input = pt.inputs[argument.Input]

@@ -2,11 +2,12 @@ import { JsonRpcError, SuiJsonRpcClient } from "@mysten/sui/jsonRpc"
 import { fromBase64, normalizeStructTag, normalizeSuiAddress, parseStructTag } from "@mysten/sui/utils"
 import { Effect, Layer, Option, Schema } from "effect"
 import type { ChainTransaction } from "@gateway/domain/chain/ChainTransaction"
-import { Events, eventType, MODULE, normalizeCoinType } from "@gateway/domain/chain/SpendAccountModule"
-import { NotFinal, Unavailable } from "@gateway/domain/Errors"
+import { Events, eventType, grantType, MODULE, normalizeCoinType } from "@gateway/domain/chain/SpendAccountModule"
+import { NotFinal, NotFound, Unavailable } from "@gateway/domain/Errors"
 import { kindBuilders } from "../build/KindBuilders.ts"
 import type { SharedRef } from "../build/Kinds.ts"
 import { Chain, type PoolRef } from "../Chain.ts"
+import { normalizeTypeArgument } from "../TypeArgument.ts"
 import { moveCallsOf, transactionDataOf } from "./MoveCalls.ts"
 
 export interface SuiChainConfig {
@@ -17,6 +18,9 @@ export interface SuiChainConfig {
 }
 
 const unavailable = (reason: string) => new Unavailable({ message: "The chain is unavailable", reason })
+
+/** The caller named an object the chain does not hold as it must be: its mistake, not an outage. */
+const notFound = (reason: string) => new NotFound({ message: "The object is not on chain", reason })
 
 const unreachable = (error: unknown) => unavailable(error instanceof Error ? error.message : "chain_unreachable")
 
@@ -36,15 +40,21 @@ interface SharedObject extends SharedRef {
   readonly fields: unknown
 }
 
-/** `T` of `<package>::spend_account::Pool<T>`, normalized. */
-const poolCoinType = (packageId: string, type: string) => {
-  const tag = parseStructTag(type)
-  const [coin] = tag.typeParams
-  if (normalizeSuiAddress(tag.address) !== normalizeSuiAddress(packageId) || tag.module !== MODULE || tag.name !== "Pool" || coin === undefined) {
+/** `T` of `<package>::spend_account::Pool<T>`, normalized; none for any other type, or a type that does not parse. */
+const poolCoinType = (packageId: string, type: string): Option.Option<string> => {
+  try {
+    const tag = parseStructTag(type)
+    const [coin] = tag.typeParams
+    if (normalizeSuiAddress(tag.address) !== normalizeSuiAddress(packageId) || tag.module !== MODULE || tag.name !== "Pool" || coin === undefined) {
+      return Option.none()
+    }
+    return Option.some(normalizeStructTag(coin))
+  } catch {
     return Option.none()
   }
-  return Option.some(normalizeStructTag(coin))
 }
+
+const isGrantType = (packageId: string, type: string) => normalizeTypeArgument(type) === normalizeStructTag(grantType(packageId))
 
 /**
  * The live adapter: the same `Chain` over a Sui JSON-RPC endpoint (a full
@@ -60,9 +70,9 @@ export const layer = (config: SuiChainConfig): Layer.Layer<Chain> =>
       Effect.gen(function*() {
         const found = yield* rpc(() => client.getObject({ id: objectId, options: { showOwner: true, showType: true, showContent: true } }))
         const data = found.data
-        if (data === null || data === undefined) return yield* unavailable(`object ${objectId} is not on chain`)
+        if (data === null || data === undefined) return yield* notFound(`object ${objectId} is not on chain`)
         const owner = Schema.decodeUnknownOption(SharedOwner)(data.owner)
-        if (Option.isNone(owner)) return yield* unavailable(`object ${objectId} is not a shared object`)
+        if (Option.isNone(owner)) return yield* notFound(`object ${objectId} is not a shared object`)
         const content = data.content
         return {
           objectId: normalizeSuiAddress(data.objectId),
@@ -71,6 +81,10 @@ export const layer = (config: SuiChainConfig): Layer.Layer<Chain> =>
           fields: content?.dataType === "moveObject" ? content.fields : null
         } satisfies SharedObject
       })
+
+    // A pool the chain itself names (in a PoolCreated or a Grant) exists, as pools are never deleted: if the node says otherwise it is unreliable.
+    const poolNamedByChain = (poolId: string) =>
+      Effect.catchTag(sharedObject(poolId), "NOT_FOUND", (missing) => Effect.fail(unavailable(missing.reason)))
 
     const sharedRef = (objectId: string) =>
       Effect.map(sharedObject(objectId), ({ objectId, initialSharedVersion }): SharedRef => ({ objectId, initialSharedVersion }))
@@ -100,7 +114,7 @@ export const layer = (config: SuiChainConfig): Layer.Layer<Chain> =>
         const mine = (yield* poolCreations).filter((p) => p.owner === normalizeSuiAddress(owner))
         return yield* Effect.forEach(mine, ({ poolId }) =>
           Effect.gen(function*() {
-            const object = yield* sharedObject(poolId)
+            const object = yield* poolNamedByChain(poolId)
             const fields = yield* decode(PoolFields, object.fields, `pool ${poolId}`)
             const coinType = poolCoinType(packageId, object.type)
             if (Option.isNone(coinType)) return yield* unavailable(`object ${poolId} is not a spend_account Pool`)
@@ -158,8 +172,9 @@ export const layer = (config: SuiChainConfig): Layer.Layer<Chain> =>
         payRefs: (grantObjectId) =>
           Effect.gen(function*() {
             const grant = yield* sharedObject(grantObjectId)
+            if (!isGrantType(packageId, grant.type)) return yield* notFound(`object ${grantObjectId} is not a Grant`)
             const fields = yield* decode(GrantFields, grant.fields, `grant ${grantObjectId}`)
-            const pool = yield* sharedObject(fields.pool_id)
+            const pool = yield* poolNamedByChain(fields.pool_id)
             const coinType = poolCoinType(packageId, pool.type)
             if (Option.isNone(coinType)) return yield* unavailable(`object ${fields.pool_id} is not a spend_account Pool`)
             return {

@@ -1,7 +1,7 @@
 import { fromBase64, normalizeSuiAddress } from "@mysten/sui/utils"
 import { Effect } from "effect"
 import type { ChainEvent, ChainTransaction } from "../chain/ChainTransaction.ts"
-import { type EventName, type FunctionName, MODULE } from "../chain/SpendAccountModule.ts"
+import { type EventName, Events, type FunctionName, MODULE } from "../chain/SpendAccountModule.ts"
 import { ForeignDigest, NotFinal, TxFailed, Unverified } from "../Errors.ts"
 
 export const unverified = (field: string, detail: string) =>
@@ -26,13 +26,42 @@ export const finalFrom = (tx: ChainTransaction, sender: string) => {
   return Effect.void
 }
 
-/** The transaction must call one of `functions` of this package's module. */
-export const calls = (tx: ChainTransaction, packageId: string, functions: ReadonlyArray<FunctionName>) =>
-  tx.calls.some((c) => sameAddress(c.package, packageId) && c.module === MODULE && functions.some((f) => f === c.function))
-    ? Effect.void
-    : Effect.fail(unverified("target", `no call to ${packageId}::${MODULE}::${functions.join("|")}`))
+const isEventName = (name: string): name is EventName => Object.hasOwn(Events, name)
 
-/** The BCS contents of every event of this type, decoded with the module's layout. */
+/** The module's event name of `event` when this package's module emitted it. */
+const moduleEventName = (event: ChainEvent, packageId: string): EventName | undefined => {
+  const [pkg, mod, name] = event.type.split("::")
+  return pkg !== undefined && sameAddress(pkg, packageId) && mod === MODULE && name !== undefined && isEventName(name) ? name : undefined
+}
+
+/** The event's BCS contents decoded with `layout`, or undefined when they are not one such value. */
+const decoded = <T>(event: ChainEvent, layout: { readonly parse: (bytes: Uint8Array) => T }): T | undefined => {
+  try {
+    return layout.parse(fromBase64(event.bcs))
+  } catch {
+    return undefined
+  }
+}
+
+/**
+ * The transaction must call one of `functions` of this package's module, and
+ * every event it reports from the module must decode with the module's
+ * layout: Move always emits well-formed events, so one that does not is a
+ * report not to be trusted. Every verifier makes this check before judging
+ * events, which is why `eventsOf` may leave malformed ones out.
+ */
+export const calls = (tx: ChainTransaction, packageId: string, functions: ReadonlyArray<FunctionName>) => {
+  if (!tx.calls.some((c) => sameAddress(c.package, packageId) && c.module === MODULE && functions.some((f) => f === c.function))) {
+    return Effect.fail(unverified("target", `no call to ${packageId}::${MODULE}::${functions.join("|")}`))
+  }
+  for (const event of tx.events) {
+    const name = moduleEventName(event, packageId)
+    if (name !== undefined && decoded<unknown>(event, Events[name]) === undefined) return Effect.fail(unverified("event", `malformed ${name}`))
+  }
+  return Effect.void
+}
+
+/** The BCS contents of every event of this type, decoded with the module's layout; malformed ones (see `calls`) are left out. */
 export const eventsOf = <T>(
   tx: ChainTransaction,
   packageId: string,
@@ -40,11 +69,11 @@ export const eventsOf = <T>(
   layout: { readonly parse: (bytes: Uint8Array) => T }
 ): ReadonlyArray<T> =>
   tx.events
-    .filter((e: ChainEvent) => {
-      const [pkg, mod, ev] = e.type.split("::")
-      return pkg !== undefined && sameAddress(pkg, packageId) && mod === MODULE && ev === name
+    .filter((e) => moduleEventName(e, packageId) === name)
+    .flatMap((e) => {
+      const value = decoded(e, layout)
+      return value === undefined ? [] : [value]
     })
-    .map((e) => layout.parse(fromBase64(e.bcs)))
 
 export const exactlyOne = <A>(events: ReadonlyArray<A>, name: EventName) => {
   const [first, ...rest] = events

@@ -1,5 +1,5 @@
 import { assert, describe, it } from "@effect/vitest"
-import { toBase64 } from "@mysten/sui/utils"
+import { fromBase64, toBase64 } from "@mysten/sui/utils"
 import { Effect } from "effect"
 import type { ChainEvent, ChainTransaction } from "../chain/ChainTransaction.ts"
 import { type EventName, Events, eventType, type FunctionName, typeNameOf } from "../chain/SpendAccountModule.ts"
@@ -270,4 +270,25 @@ describe("payment verifier", () => {
       reason: "event: more than one PaymentMade"
     })
   })
+})
+
+// === malformed events ===
+
+/** The event with its BCS contents cut short, as a broken or lying node could report it. */
+const truncated = (e: ChainEvent): ChainEvent => ({ ...e, bcs: toBase64(fromBase64(e.bcs).slice(0, 10)) })
+
+describe("every verifier, given an event of the module that does not decode", () => {
+  const cases: ReadonlyArray<readonly [string, EventName, (t: ChainTransaction) => Effect.Effect<unknown, { readonly code: string; readonly reason: string }>, ChainTransaction]> = [
+    ["a GrantCreated", "GrantCreated", verifyCreate, tx("create_policy_grant", [truncated(grantCreated())])],
+    ["a GrantCreated beside a good one", "GrantCreated", verifyCreate, tx("create_policy_grant", [grantCreated(), truncated(grantCreated())])],
+    ["an empty GrantRevoked", "GrantRevoked", verifyRevoke, tx("revoke_grant", [{ ...revoked(), bcs: "" }])],
+    ["a GrantPauseSet", "GrantPauseSet", verifyPause(true), tx("pause_grant", [truncated(pauseSet(true))])],
+    ["a PaymentMade", "PaymentMade", verifyPay, tx("pay", [truncated(paymentMade())], DELEGATE)],
+    ["another module event beside a good PaymentMade", "Deposited", verifyPay, tx("pay", [paymentMade(), { ...truncated(paymentMade()), type: eventType(PKG, "Deposited") }], DELEGATE)]
+  ]
+  for (const [what, name, verify, t] of cases) {
+    it(`is UNVERIFIED on event, not a defect, for ${what}`, () => {
+      assert.deepStrictEqual(refusal(verify(t)), { code: "UNVERIFIED", reason: `event: malformed ${name}` })
+    })
+  }
 })

@@ -1,4 +1,4 @@
-import { Context, Effect, Layer, Option, Schema } from "effect"
+import { Context, Data, Effect, Layer, Option, Schema } from "effect"
 import { SqlClient, SqlError } from "effect/sql"
 import type { Unavailable } from "@gateway/domain/Errors"
 import { GrantStatus } from "@gateway/domain/SignerStatus"
@@ -81,6 +81,8 @@ export type TransitionResult<E> =
   | { readonly _tag: "Applied"; readonly grant: GrantRow }
   | { readonly _tag: "Kept"; readonly grant: GrantRow }
   | { readonly _tag: "Refused"; readonly error: E }
+  /** A concurrent transaction recorded this digest (or bound its grant object) for another grant first. */
+  | { readonly _tag: "DigestTaken" }
 
 export interface TransitionInput<E> {
   readonly owner: SuiAddress
@@ -98,12 +100,17 @@ export interface LockedGrant {
   readonly recordedAction: Option.Option<string>
   /** Whether this digest is recorded for a different grant. */
   readonly digestUsedElsewhere: boolean
+  /** Every change recorded for this grant so far, by any digest. */
+  readonly history: ReadonlyArray<string>
 }
 
 const toDate = (value: unknown) => new Date(value instanceof Date ? value : String(value))
 export const iso = (value: unknown) => toDate(value).toISOString()
 
 const uniqueViolation = (error: SqlError.SqlError) => error.reason._tag === "UniqueViolation"
+
+/** Rolls a prepare step back when a grant is no longer in the state it was read in. */
+class GrantMoved extends Data.TaggedError("GrantMoved") {}
 
 /** SQL for delegated signers, their grants and the digests that moved them. */
 export class SignerRepo extends Context.Service<SignerRepo, {
@@ -118,15 +125,22 @@ export class SignerRepo extends Context.Service<SignerRepo, {
    * loser of a race reads the winner's result.
    */
   transition<E>(input: TransitionInput<E>): Effect.Effect<TransitionResult<E>, Unavailable>
-  /** Which grant and change a digest was already recorded for, if any. */
-  findTransition(digest: string): Effect.Effect<Option.Option<{ grantId: string; action: string }>, Unavailable>
-  /** Moves grants between states without a digest (prepare steps), each only from the state given. */
+  /**
+   * Which of the owner's grants and which change a digest was already recorded
+   * for, if any; another owner's digests stay invisible.
+   */
+  findTransition(owner: SuiAddress, digest: string): Effect.Effect<Option.Option<{ grantId: string; action: string }>, Unavailable>
+  /**
+   * Moves grants between states without a digest (prepare steps), in one
+   * transaction, each only from the exact state it was read in; `false`, with
+   * nothing changed, when any grant had moved meanwhile.
+   */
   setStatuses(input: {
     owner: SuiAddress
     signerId: string
-    changes: ReadonlyArray<{ grantId: string; from: ReadonlyArray<GrantStatus>; to: GrantStatus }>
+    changes: ReadonlyArray<{ grantId: string; from: GrantStatus; to: GrantStatus }>
     now: Date
-  }): Effect.Effect<void, Unavailable>
+  }): Effect.Effect<boolean, Unavailable>
 }>()("@gateway/server/SignerRepo") {
   static readonly layer = Layer.effect(
     SignerRepo,
@@ -214,10 +228,12 @@ export class SignerRepo extends Context.Service<SignerRepo, {
               const recorded = yield* sql<{ grant_id: string; action: string }>`SELECT grant_id, action
                   FROM grant_transitions WHERE digest = ${input.digest}`
               const mine = recorded.find((r) => r.grant_id === input.grantId)
+              const history = yield* sql<{ action: string }>`SELECT action FROM grant_transitions WHERE grant_id = ${input.grantId}`
               const decision = input.decide({
                 grant,
                 recordedAction: Option.map(Option.fromNullishOr(mine), (r) => r.action),
-                digestUsedElsewhere: recorded.some((r) => r.grant_id !== input.grantId)
+                digestUsedElsewhere: recorded.some((r) => r.grant_id !== input.grantId),
+                history: history.map((r) => r.action)
               })
               if (decision._tag === "Refuse") return result({ _tag: "Refused", error: decision.error })
               if (decision._tag === "Keep") return result({ _tag: "Kept", grant })
@@ -230,10 +246,18 @@ export class SignerRepo extends Context.Service<SignerRepo, {
               yield* sql`UPDATE delegated_signers SET updated_at = ${at} WHERE id = ${input.signerId}`
               return result({ _tag: "Applied", grant: decodeGrant(updated[0]) })
             })
-          ).pipe(storeUnavailable),
+          ).pipe(
+            // The row lock covers one grant only: a concurrent finalize of another grant with this digest
+            // commits first and this insert hits the key. The failure has rolled the transaction back; the
+            // caller answers CONFLICT, not UNAVAILABLE.
+            Effect.catchIf(uniqueViolation, () => Effect.succeed<TransitionResult<E>>({ _tag: "DigestTaken" })),
+            storeUnavailable
+          ),
 
-        findTransition: (digest) =>
-          sql<{ grant_id: string; action: string }>`SELECT grant_id, action FROM grant_transitions WHERE digest = ${digest}`.pipe(
+        findTransition: (owner, digest) =>
+          sql<{ grant_id: string; action: string }>`SELECT t.grant_id, t.action FROM grant_transitions t
+              JOIN grants g ON g.id = t.grant_id JOIN delegated_signers s ON s.id = g.signer_id
+              WHERE t.digest = ${digest} AND s.owner_address = ${owner}`.pipe(
             Effect.map((rows) => Option.map(Option.fromNullishOr(rows[0]), (r) => ({ grantId: r.grant_id, action: r.action }))),
             storeUnavailable
           ),
@@ -243,13 +267,18 @@ export class SignerRepo extends Context.Service<SignerRepo, {
             Effect.gen(function*() {
               const at = input.now.toISOString()
               for (const change of input.changes) {
-                yield* sql`UPDATE grants SET status = ${change.to}, updated_at = ${at}
-                    WHERE id = ${change.grantId} AND signer_id = ${input.signerId} AND status IN ${sql.in(change.from)}`
+                const moved = yield* sql`UPDATE grants SET status = ${change.to}, updated_at = ${at}
+                    WHERE id = ${change.grantId} AND signer_id = ${input.signerId} AND status = ${change.from} RETURNING id`
+                if (moved.length === 0) return yield* new GrantMoved()
               }
               yield* sql`UPDATE delegated_signers SET updated_at = ${at}
                   WHERE id = ${input.signerId} AND owner_address = ${input.owner}`
+              return true
             })
-          ).pipe(storeUnavailable)
+          ).pipe(
+            Effect.catchTag("GrantMoved", () => Effect.succeed(false)),
+            storeUnavailable
+          )
       })
     })
   )

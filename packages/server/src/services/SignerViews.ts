@@ -8,6 +8,9 @@ import { type GrantRow, iso, type SignerRow, type SignerWithGrants } from "../re
 /**
  * How stored rows read at a moment: expiry and the pending window are applied
  * on read, so a grant's status is always current without a background job.
+ * A pending grant past the window reads `failed` but stays stored `pending`:
+ * its create kind is still executable, and a late verified create activates it
+ * (docs/decisions.md, "Expiry and failure").
  */
 export const grantViewStatus = (grant: GrantRow, nowMs: number, pendingTtlMs: number): GrantViewStatus => {
   const status = viewStatus(grant.status, BigInt(grant.expiry_ms), nowMs)

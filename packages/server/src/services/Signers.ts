@@ -10,15 +10,18 @@ import {
   FinalizeResult as FinalizeResultSchema,
   type PreparedChange
 } from "@gateway/domain/DelegatedSigner"
-import { Conflict, Invalid, NotFound, UnsupportedAsset, type Unavailable, type VerificationError } from "@gateway/domain/Errors"
+import type { ChainTransaction } from "@gateway/domain/chain/ChainTransaction"
+import { MODULE, normalizeCoinType } from "@gateway/domain/chain/SpendAccountModule"
+import { Conflict, Invalid, NotFound, TxFailed, UnsupportedAsset, type Unavailable, type VerificationError } from "@gateway/domain/Errors"
 import { expiryMs } from "@gateway/domain/ExpiresAt"
 import { type PreparedGrantChange, PreparedGrantChange as PreparedGrantChangeSchema } from "@gateway/domain/Grant"
 import { DelegatedSignerId, GrantId } from "@gateway/domain/Ids"
-import { canApply, type FinalizeAction, Transitions } from "@gateway/domain/SignerStateMachine"
+import { afterFinalize, canApply, type FinalizeAction, Transitions } from "@gateway/domain/SignerStateMachine"
 import type { GrantStatus } from "@gateway/domain/SignerStatus"
 import { ObjectId, type SuiAddress } from "@gateway/domain/SuiAddress"
+import { normalizeSuiAddress } from "@mysten/sui/utils"
 import { AppConfig } from "../Config.ts"
-import { type GrantDecision, type GrantRow, SignerRepo } from "../repositories/SignerRepo.ts"
+import { type GrantDecision, type GrantRow, type LockedGrant, type SignerRow, SignerRepo } from "../repositories/SignerRepo.ts"
 import { GrantVerification } from "./GrantVerification.ts"
 import { newId } from "./NewId.ts"
 import { Policies } from "./Policies.ts"
@@ -33,6 +36,25 @@ const conflict = (reason: string) => new Conflict({ message: "The request confli
 const requestHash = (body: CreateDelegatedSigner) => {
   const { idempotencyKey: _, ...rest } = body
   return createHash("sha256").update(JSON.stringify(rest)).digest("hex")
+}
+
+/**
+ * Whether a transaction called create_policy_grant with exactly what was
+ * prepared for this grant: a failed transaction has no GrantCreated to tell
+ * whose create it was, only its call.
+ */
+const isCreateOf = (tx: ChainTransaction, packageId: string, signer: SignerRow, grant: GrantRow) => {
+  const sameAddress = (value: unknown, expected: string) =>
+    typeof value === "string" && normalizeSuiAddress(value) === normalizeSuiAddress(expected)
+  const policyIds = (value: unknown) => (Array.isArray(value) ? value.map(String).sort().join(",") : undefined)
+  return tx.calls.some((call) => {
+    const [pool, delegate, sessionCap, maxPerPayment, expiry, policies] = call.arguments
+    return sameAddress(call.package, packageId) && call.module === MODULE && call.function === "create_policy_grant" &&
+      call.typeArguments[0] === normalizeCoinType(grant.coin_type) &&
+      sameAddress(pool, grant.pool_id) && sameAddress(delegate, signer.agent_address) &&
+      String(sessionCap) === grant.session_cap && String(maxPerPayment) === grant.max_per_payment &&
+      String(expiry) === grant.expiry_ms && policyIds(policies) === signer.on_chain_policy_ids.map(String).sort().join(",")
+  })
 }
 
 const encodeCreated = Schema.encodeSync(Schema.fromJsonString(CreatedDelegatedSigner))
@@ -223,9 +245,9 @@ export class Signers extends Context.Service<Signers, {
         change: {
           readonly eligible: ReadonlyArray<GrantStatus>
           readonly to: GrantStatus
-          readonly build: (grant: GrantRow & { grant_object_id: string }) => Effect.Effect<{ moveTarget: string; txKindBytes: string }, Unavailable>
-          /** What happens to grants that never activated, if anything. */
-          readonly abandonPending?: GrantStatus
+          readonly build: (grant: GrantRow & { grant_object_id: string }) => Effect.Effect<{ moveTarget: string; txKindBytes: string }, Unavailable | NotFound>
+          /** Whether grants that never activated are abandoned (marked failed) by this step. */
+          readonly abandonPending: boolean
         }
       ) {
         const found = yield* load(owner, id)
@@ -241,9 +263,9 @@ export class Signers extends Context.Service<Signers, {
             ? [{ ...g, grant_object_id: g.grant_object_id }]
             : []
         })
-        const abandoned = change.abandonPending === undefined
-          ? []
-          : found.grants.filter((g) => g.status === "pending" && g.grant_object_id === null)
+        const abandoned = change.abandonPending
+          ? found.grants.filter((g) => canApply("abandon", g.status) && g.grant_object_id === null)
+          : []
         if (targets.length === 0 && abandoned.length === 0) return yield* conflict(`no_grant_can_${change.to === "revoking" ? "be_revoked" : change.to === "pausing" ? "be_paused" : "be_resumed"}`)
         const kinds: ReadonlyArray<PreparedGrantChange> = yield* Effect.forEach(targets, (g) =>
           Effect.map(change.build(g), (kind) =>
@@ -255,15 +277,18 @@ export class Signers extends Context.Service<Signers, {
               txKindBytes: kind.txKindBytes,
               sender: owner
             })))
-        yield* repo.setStatuses({
+        // Each grant moves only from the status read above; if a concurrent request moved one first,
+        // nothing is written and no kind is handed out for a grant this step did not move.
+        const moved = yield* repo.setStatuses({
           owner,
           signerId: id,
           changes: [
-            ...targets.map((g) => ({ grantId: g.id, from: change.eligible, to: change.to })),
-            ...abandoned.map((g) => ({ grantId: g.id, from: ["pending"] as const, to: change.abandonPending ?? "failed" }))
+            ...targets.map((g) => ({ grantId: g.id, from: g.status, to: change.to })),
+            ...abandoned.map((g) => ({ grantId: g.id, from: g.status, to: Transitions.abandon.to }))
           ],
           now: new Date(now)
         })
+        if (!moved) return yield* conflict("grant_changed_concurrently")
         const after = yield* load(owner, id)
         return { status: signerStatus(after.grants, now, config.pendingGrantTtlMs), delegatedSignerId: id, grants: kinds }
       })
@@ -273,22 +298,64 @@ export class Signers extends Context.Service<Signers, {
           eligible: Transitions.prepareRevoke.from,
           to: "revoking",
           build: (g) => chain.buildRevoke({ sender: owner, grantObjectId: g.grant_object_id }),
-          abandonPending: Transitions.abandon.to
+          abandonPending: true
         })
 
       const preparePause = (owner: SuiAddress, id: DelegatedSignerId) =>
         prepare(owner, id, {
           eligible: Transitions.preparePause.from,
           to: "pausing",
-          build: (g) => chain.buildPause({ sender: owner, grantObjectId: g.grant_object_id, kind: g.kind })
+          build: (g) => chain.buildPause({ sender: owner, grantObjectId: g.grant_object_id, kind: g.kind }),
+          abandonPending: false
         })
 
       const prepareResume = (owner: SuiAddress, id: DelegatedSignerId) =>
         prepare(owner, id, {
           eligible: Transitions.prepareResume.from,
           to: "paused",
-          build: (g) => chain.buildResume({ sender: owner, grantObjectId: g.grant_object_id, kind: g.kind })
+          build: (g) => chain.buildResume({ sender: owner, grantObjectId: g.grant_object_id, kind: g.kind }),
+          abandonPending: false
         })
+
+      const digestElsewhere = () => conflict("digest_already_used_by_another_grant")
+
+      /**
+       * A create that failed on chain fails its grant, in one transaction that
+       * records the digest, and answers TX_FAILED; the same digest again answers
+       * the same. A failed transaction that was not this grant's create changes nothing.
+       */
+      const failCreate = Effect.fnUntraced(function*(
+        owner: SuiAddress,
+        found: { readonly signer: SignerRow; readonly grant: GrantRow },
+        digest: string,
+        failure: TxFailed,
+        now: number
+      ) {
+        const tx = yield* chain.getTransaction(digest)
+        if (!isCreateOf(tx, chain.packageId, found.signer, found.grant)) return yield* failure
+        const result = yield* repo.transition({
+          owner,
+          signerId: found.signer.id,
+          grantId: found.grant.id,
+          digest,
+          action: "failCreate",
+          now: new Date(now),
+          decide: (locked): GrantDecision<Conflict> => {
+            if (locked.digestUsedElsewhere) return { _tag: "Refuse", error: digestElsewhere() }
+            if (Option.isSome(locked.recordedAction)) {
+              return locked.recordedAction.value === "failCreate"
+                ? { _tag: "Keep" }
+                : { _tag: "Refuse", error: conflict("digest_already_used_for_another_change") }
+            }
+            // A grant that already moved on (activated by another digest) keeps its state: this digest only failed.
+            return canApply("failCreate", locked.grant.status) ? { _tag: "Apply", status: Transitions.failCreate.to } : { _tag: "Keep" }
+          }
+        })
+        if (result._tag === "NotFound") return yield* notFound("grant")
+        if (result._tag === "Refused") return yield* result.error
+        if (result._tag === "DigestTaken") return yield* digestElsewhere()
+        return yield* failure
+      })
 
       const finalize = Effect.fn("Signers.finalize")(function*(
         owner: SuiAddress,
@@ -311,21 +378,32 @@ export class Signers extends Context.Service<Signers, {
             status: row.status,
             signerStatus: signerStatus(grants, now, config.pendingGrantTtlMs)
           })
-        // A digest already recorded answers from the store: a retry needs no chain, and one digest moves one grant once.
-        const recorded = yield* repo.findTransition(digest)
+        // A digest this owner already recorded answers from the store: a retry needs no chain, and one digest moves one grant once.
+        // Another owner's digests are not looked at: verification refuses them, and the UNIQUE key still guards the write.
+        const recorded = yield* repo.findTransition(owner, digest)
         if (Option.isSome(recorded)) {
-          if (recorded.value.grantId !== grantId) return yield* conflict("digest_already_used_by_another_grant")
-          if (recorded.value.action !== action) return yield* conflict("digest_already_used_for_another_change")
-          // Reload: the transition that recorded the digest may have committed after the first read.
-          const current = yield* load(owner, id)
-          const bound = current.grants.find((g) => g.id === grantId)
-          if (bound === undefined) return yield* notFound("grant")
-          return answer(bound, current.grants, true)
+          if (recorded.value.grantId !== grantId) return yield* digestElsewhere()
+          if (recorded.value.action === action) {
+            // Reload: the transition that recorded the digest may have committed after the first read.
+            const current = yield* load(owner, id)
+            const bound = current.grants.find((g) => g.id === grantId)
+            if (bound === undefined) return yield* notFound("grant")
+            return answer(bound, current.grants, true)
+          }
+          // A failed create is verified again below: the chain keeps answering TX_FAILED for it.
+          if (recorded.value.action !== "failCreate" || action !== "finalizeCreate") {
+            return yield* conflict("digest_already_used_for_another_change")
+          }
         }
         // Verify on chain before anything is written; a fault here leaves the state as it was.
-        const facts = yield* verification.verify(action, { owner, signer: found.signer, grant }, digest)
-        const decide = (locked: { grant: GrantRow; recordedAction: Option.Option<string>; digestUsedElsewhere: boolean }): GrantDecision<Conflict> => {
-          if (locked.digestUsedElsewhere) return { _tag: "Refuse", error: conflict("digest_already_used_by_another_grant") }
+        const facts = yield* verification.verify(action, { owner, signer: found.signer, grant }, digest).pipe(
+          Effect.catchIf(
+            (error): error is TxFailed => error instanceof TxFailed && action === "finalizeCreate",
+            (failure) => failCreate(owner, { signer: found.signer, grant }, digest, failure, now)
+          )
+        )
+        const decide = (locked: LockedGrant): GrantDecision<Conflict> => {
+          if (locked.digestUsedElsewhere) return { _tag: "Refuse", error: digestElsewhere() }
           if (Option.isSome(locked.recordedAction)) {
             return locked.recordedAction.value === action
               ? { _tag: "Keep" }
@@ -334,16 +412,20 @@ export class Signers extends Context.Service<Signers, {
           if (grantViewStatus(locked.grant, now, config.pendingGrantTtlMs) === "expired") {
             return { _tag: "Refuse", error: conflict("grant_is_expired") }
           }
-          if (!canApply(action, locked.grant.status)) {
-            return { _tag: "Refuse", error: conflict(`grant_is_${locked.grant.status}`) }
-          }
+          // A failed grant with no failed create of its own was abandoned at revoke; either way, revoking siblings mean
+          // the owner asked to revoke this signer, so a grant bound late is bound for revocation.
+          const revocationAsked = !locked.history.includes("failCreate") ||
+            found.grants.some((g) => g.id !== grantId && (g.status === "revoking" || g.status === "revoked"))
+          const next = afterFinalize(action, locked.grant.status, revocationAsked)
+          if (next === undefined) return { _tag: "Refuse", error: conflict(`grant_is_${locked.grant.status}`) }
           return facts.grantObjectId === undefined
-            ? { _tag: "Apply", status: Transitions[action].to }
-            : { _tag: "Apply", status: Transitions[action].to, grantObjectId: facts.grantObjectId }
+            ? { _tag: "Apply", status: next }
+            : { _tag: "Apply", status: next, grantObjectId: facts.grantObjectId }
         }
         const result = yield* repo.transition({ owner, signerId: id, grantId, digest, action, now: new Date(now), decide })
         if (result._tag === "NotFound") return yield* notFound("grant")
         if (result._tag === "Refused") return yield* result.error
+        if (result._tag === "DigestTaken") return yield* digestElsewhere()
         const after = yield* load(owner, id)
         return answer(result.grant, after.grants, result._tag === "Kept")
       })
