@@ -1,7 +1,7 @@
 import { createServer } from "node:http"
 import { NodeHttpServer } from "@effect/platform-node"
 import { ByteSize, Layer } from "effect"
-import { HttpIncomingMessage, HttpRouter } from "effect/http"
+import { HttpIncomingMessage, HttpMiddleware, HttpRouter } from "effect/http"
 import { SqlClient } from "effect/sql"
 import { Chain } from "@gateway/chain/Chain"
 import { JsonRpcFront } from "@gateway/chain/local/JsonRpcFront"
@@ -9,6 +9,7 @@ import * as SuiChain from "@gateway/chain/sui/SuiChain"
 import { AppConfig } from "./Config.ts"
 import { HttpApp } from "./http/HttpApp.ts"
 import { CatalogRepo } from "./repositories/CatalogRepo.ts"
+import { GatewayKeyRepo } from "./repositories/GatewayKeyRepo.ts"
 import { PaymentRepo } from "./repositories/PaymentRepo.ts"
 import { PolicyRepo } from "./repositories/PolicyRepo.ts"
 import { SignerRepo } from "./repositories/SignerRepo.ts"
@@ -22,12 +23,13 @@ import { Policies } from "./services/Policies.ts"
 import { PublicUrl } from "./services/PublicUrl.ts"
 import { Signers } from "./services/Signers.ts"
 import { SpendAccounts } from "./services/SpendAccounts.ts"
+import { withRequestId } from "./observability/Logging.ts"
 import { layerMigrations } from "./storage/Migrations.ts"
 
 /** Request bodies above this are refused with INVALID before any handler runs. */
 export const MAX_BODY = ByteSize.kibibytes(64)
 
-const Base = Layer.mergeAll(SessionRepo.layer, PolicyRepo.layer, SignerRepo.layer, CatalogRepo.layer, PaymentRepo.layer, PublicUrl.layer)
+const Base = Layer.mergeAll(SessionRepo.layer, PolicyRepo.layer, SignerRepo.layer, CatalogRepo.layer, PaymentRepo.layer, GatewayKeyRepo.layer, PublicUrl.layer)
 
 const Core = Layer.mergeAll(OwnerSessions.layer, Policies.layer, GrantVerification.layer, Catalog.layer).pipe(Layer.provideMerge(Base))
 
@@ -39,7 +41,7 @@ export const layerStore = <E, R>(store: Layer.Layer<SqlClient.SqlClient, E, R>) 
 const serve = <R>(chainRoutes: Layer.Layer<never, never, R>) =>
   Layer.unwrap(
     AppConfig.useSync((config) =>
-      HttpRouter.serve(Layer.mergeAll(HttpApp, chainRoutes)).pipe(
+      HttpRouter.serve(Layer.mergeAll(HttpApp, chainRoutes), { disableLogger: true, middleware: (app) => withRequestId(HttpMiddleware.logger(app)) }).pipe(
         Layer.provide(Services),
         Layer.provideMerge(NodeHttpServer.layer(createServer, { host: config.host, port: config.port })),
         Layer.provide(Layer.succeed(HttpIncomingMessage.MaxBodySize, MAX_BODY))

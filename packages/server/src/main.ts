@@ -4,6 +4,7 @@ import { AppConfig } from "./Config.ts"
 import { LocalLedger } from "@gateway/chain/local/LocalLedger"
 import { LedgerJournalSql } from "./repositories/LedgerJournalRepo.ts"
 import type { SuiChainConfig } from "@gateway/chain/sui/SuiChain"
+import { layerLogging } from "./observability/Logging.ts"
 import { layerServer, layerServerLive, layerStore } from "./Server.ts"
 import * as Database from "./storage/Database.ts"
 
@@ -36,6 +37,7 @@ const Gateway = Layer.unwrap(
 Gateway.pipe(
   Layer.provideMerge(layerStore(Database.layerFromConfig)),
   Layer.provide(ConfigLive),
+  Layer.provide(layerLogging),
   Layer.launch,
   NodeRuntime.runMain
 )

@@ -63,6 +63,10 @@ describe("catalog", () => {
         assert.strictEqual(first.headers.get("cache-control"), "public, max-age=5")
         const again = yield* Effect.promise(() => fetch(`${baseUrl}/v1/services/${id}`, { headers: { "if-none-match": etag ?? "" } }))
         assert.strictEqual(again.status, 304)
+        const amongOthers = yield* Effect.promise(() => fetch(`${baseUrl}/v1/services/${id}`, { headers: { "if-none-match": `"stale", ${etag ?? ""}` } }))
+        assert.strictEqual(amongOthers.status, 304)
+        const stale = yield* Effect.promise(() => fetch(`${baseUrl}/v1/services/${id}`, { headers: { "if-none-match": `W/"stale"` } }))
+        assert.strictEqual(stale.status, 200)
         const list = yield* Effect.promise(() => fetch(`${baseUrl}/v1/services?q=weather`))
         assert.isNotNull(list.headers.get("etag"))
       }))
@@ -82,6 +86,11 @@ describe("catalog", () => {
           payload: terms("Price Feed", { price: PositiveAtomicAmount.make("9999") })
         }).pipe(asSeller)
         assert.strictEqual(edited.management.draftRevision, 2)
+        const editedAgain = yield* client.sellers.edit({
+          params: { id: service.id },
+          payload: terms("Price Feed", { price: PositiveAtomicAmount.make("9999") })
+        }).pipe(asSeller)
+        assert.strictEqual(editedAgain.management.draftRevision, 2, "a draft is rewritten, not stacked, before activation")
         assert.strictEqual((yield* client.services.get({ params: { id: service.id } })).price, "2500")
         const activated = yield* client.sellers.activate({ params: { id: service.id } }).pipe(asSeller)
         assert.strictEqual(activated.service.activeRevision, 2)
@@ -101,7 +110,9 @@ describe("catalog", () => {
           ["upstreamUrl", "ftp://example.com"],
           ["method", "TRACE"],
           ["rail", "allowance"],
-          ["asset", "SUI"]
+          ["asset", "SUI"],
+          ["name", "two\nlines"],
+          ["upstreamCredentialEnv", "INTERNAL_HOP_SECRET"]
         ]
         for (const [field, value] of bad) {
           const response = yield* Effect.promise(() =>

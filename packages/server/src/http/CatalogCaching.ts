@@ -10,6 +10,14 @@ const cacheable = (path: string) =>
 const bytesOf = (body: HttpServerResponse.HttpServerResponse["body"]): Uint8Array | undefined =>
   body._tag === "Uint8Array" ? body.body : body._tag === "Raw" && typeof body.body === "string" ? new TextEncoder().encode(body.body) : undefined
 
+/** RFC 9110 If-None-Match: a list of tags compared weakly, or `*` for any. */
+const holdsCurrent = (ifNoneMatch: string | undefined, etag: string) =>
+  ifNoneMatch !== undefined &&
+  ifNoneMatch.split(",").some((tag) => {
+    const t = tag.trim()
+    return t === "*" || t.replace(/^W\//, "") === etag.replace(/^W\//, "")
+  })
+
 /**
  * ETag and Cache-Control on public catalog reads, and 304 when the caller
  * already holds that representation. Five seconds: short enough that an
@@ -26,7 +34,7 @@ export const CatalogCaching = HttpRouter.middleware(
       if (bytes === undefined) return response
       const etag = `W/"${createHash("sha256").update(bytes).digest("base64url").slice(0, 22)}"`
       const headers = { etag, "cache-control": "public, max-age=5" }
-      return request.headers["if-none-match"] === etag
+      return holdsCurrent(request.headers["if-none-match"], etag)
         ? HttpServerResponse.empty({ status: 304, headers })
         : HttpServerResponse.setHeaders(response, headers)
     }),

@@ -19,6 +19,10 @@ export default Effect.gen(function*() {
   `
   yield* sql`CREATE INDEX services_listing ON services (status, live_seq)`
   yield* sql`CREATE INDEX services_owner ON services (owner_address)`
+  // Trigram index so `q` (a substring match, LIKE '%q%') stays an index scan as the catalog grows.
+  // pg_trgm is a trusted extension; public is where every test schema and replica finds it.
+  yield* sql`CREATE EXTENSION IF NOT EXISTS pg_trgm WITH SCHEMA public`
+  yield* sql`CREATE INDEX services_search ON services USING gin (search public.gin_trgm_ops) WHERE status = 'live'`
   yield* sql`
     CREATE TABLE service_revisions (
       service_id TEXT NOT NULL REFERENCES services (id),

@@ -3,22 +3,19 @@ import { SqlClient } from "effect/sql"
 
 export default Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
+  // Keys the replicas share, such as the one that seals 402 challenge nonces.
   yield* sql`
-    CREATE TABLE payment_challenges (
-      nonce TEXT PRIMARY KEY,
-      service_id TEXT NOT NULL REFERENCES services (id),
-      amount TEXT NOT NULL,
-      asset TEXT NOT NULL,
-      pay_to TEXT NOT NULL,
-      expires_at TIMESTAMPTZ NOT NULL,
-      created_at TIMESTAMPTZ NOT NULL
+    CREATE TABLE gateway_keys (
+      name TEXT PRIMARY KEY,
+      key TEXT NOT NULL
     )
   `
   yield* sql`
     CREATE TABLE payments (
       digest TEXT PRIMARY KEY,
-      nonce TEXT NOT NULL UNIQUE REFERENCES payment_challenges (nonce),
-      service_id TEXT NOT NULL,
+      nonce TEXT NOT NULL UNIQUE,
+      service_id TEXT NOT NULL REFERENCES services (id),
+      revision INTEGER NOT NULL,
       grant_object_id TEXT NOT NULL,
       payer TEXT NOT NULL,
       amount TEXT NOT NULL,

@@ -86,6 +86,8 @@ export class CatalogRepo extends Context.Service<CatalogRepo, {
   /** Makes the draft live; none when there is no draft to activate for this owner. */
   activate(input: { id: string; owner: SuiAddress; now: Date }): Effect.Effect<Option.Option<number>, Unavailable>
   find(id: string): Effect.Effect<Option.Option<ServiceWithRevisions>, Unavailable>
+  /** A revision that has been activated (and so never changes again); none for a draft or an unknown one. */
+  findActivated(id: string, revision: number): Effect.Effect<Option.Option<Revision>, Unavailable>
   /** Live services matching `q`, in activation order after `afterSeq`, and how many match in all. */
   listLive(input: { q: string | undefined; limit: number; afterSeq: Option.Option<bigint> }): Effect.Effect<{
     readonly count: number
@@ -99,24 +101,27 @@ export class CatalogRepo extends Context.Service<CatalogRepo, {
       const decodeRow = Schema.decodeUnknownSync(Row)
       const decodeRevision = Schema.decodeUnknownSync(RevisionRow)
 
-      const insertRevision = (id: string, revision: Revision, now: Date) =>
+      // A draft is rewritten by each edit until it is activated; from then on the revision never changes.
+      const putDraftRevision = (id: string, revision: Revision, now: Date) =>
         sql`INSERT INTO service_revisions (service_id, revision, terms, upstream_url, upstream_credential_env, created_at)
             VALUES (${id}, ${revision.revision}, ${Schema.encodeSync(TermsJson)(revision.terms)}, ${revision.upstreamUrl},
-              ${revision.upstreamCredentialEnv}, ${now.toISOString()})`
+              ${revision.upstreamCredentialEnv}, ${now.toISOString()})
+            ON CONFLICT (service_id, revision) DO UPDATE SET terms = EXCLUDED.terms, upstream_url = EXCLUDED.upstream_url,
+              upstream_credential_env = EXCLUDED.upstream_credential_env, created_at = EXCLUDED.created_at`
 
       const withRevisions = (rows: ReadonlyArray<unknown>) =>
         Effect.gen(function*() {
           const services = rows.map((r) => toService(decodeRow(r)))
           if (services.length === 0) return []
-          const wanted = services.flatMap((s) => [s.activeRevision, s.draftRevision ?? 0].map((rev) => `${s.id}#${rev}`))
-          const revisions = yield* sql<{ service_id: string }>`SELECT service_id, revision, terms, upstream_url, upstream_credential_env
-              FROM service_revisions WHERE service_id IN ${sql.in(services.map((s) => s.id))}`
-          const byKey = new Map(
-            revisions
-              .map((r) => ({ key: `${r.service_id}#${decodeRevision(r).revision}`, revision: toRevision(decodeRevision(r)) }))
-              .filter((r) => wanted.includes(r.key))
-              .map((r) => [r.key, r.revision] as const)
-          )
+          const revisions = yield* sql<{ service_id: string }>`SELECT r.service_id, r.revision, r.terms, r.upstream_url,
+                r.upstream_credential_env
+              FROM service_revisions r JOIN services s ON s.id = r.service_id
+              WHERE s.id IN ${sql.in(services.map((s) => s.id))}
+                AND (r.revision = s.active_revision OR r.revision = s.draft_revision)`
+          const byKey = new Map(revisions.map((r) => {
+            const revision = toRevision(decodeRevision(r))
+            return [`${r.service_id}#${revision.revision}`, revision] as const
+          }))
           return services.map((service) => ({
             service,
             active: Option.fromNullishOr(byKey.get(`${service.id}#${service.activeRevision}`)),
@@ -130,20 +135,21 @@ export class CatalogRepo extends Context.Service<CatalogRepo, {
             Effect.gen(function*() {
               yield* sql`INSERT INTO services (id, owner_address, status, draft_revision, created_at, updated_at)
                   VALUES (${id}, ${owner}, 'draft', ${revision.revision}, ${now.toISOString()}, ${now.toISOString()})`
-              yield* insertRevision(id, revision, now)
+              yield* putDraftRevision(id, revision, now)
             })
           ).pipe(storeUnavailable),
 
         addRevision: ({ id, owner, revision, now }) =>
           sql.withTransaction(
             Effect.gen(function*() {
+              // The draft is always the active revision + 1, so each activation raises activeRevision by exactly one.
               const rows = yield* sql<{ next: number }>`UPDATE services
-                  SET draft_revision = GREATEST(active_revision, COALESCE(draft_revision, 0)) + 1, updated_at = ${now.toISOString()}
+                  SET draft_revision = active_revision + 1, updated_at = ${now.toISOString()}
                   WHERE id = ${id} AND owner_address = ${owner} AND status <> 'retired'
                   RETURNING draft_revision AS next`
               const next = rows[0]?.next
               if (next === undefined) return Option.none<number>()
-              yield* insertRevision(id, { ...revision, revision: next }, now)
+              yield* putDraftRevision(id, { ...revision, revision: next }, now)
               return Option.some(next)
             })
           ).pipe(storeUnavailable),
@@ -179,8 +185,18 @@ export class CatalogRepo extends Context.Service<CatalogRepo, {
             storeUnavailable
           ),
 
+        findActivated: (id, revision) =>
+          sql`SELECT r.revision, r.terms, r.upstream_url, r.upstream_credential_env
+              FROM service_revisions r JOIN services s ON s.id = r.service_id
+              WHERE r.service_id = ${id} AND r.revision = ${revision} AND r.revision <= s.active_revision`.pipe(
+            Effect.map((rows) => Option.map(Option.fromNullishOr(rows[0]), (r) => toRevision(decodeRevision(r)))),
+            storeUnavailable
+          ),
+
         listLive: ({ q, limit, afterSeq }) =>
           Effect.gen(function*() {
+            // One snapshot for the count and the page, so `count` always describes the rows beside it.
+            yield* sql`SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY`
             const match = q === undefined || q.trim() === "" ? sql`TRUE` : sql`search LIKE ${likePattern(q.trim())}`
             const after = Option.match(afterSeq, { onNone: () => sql`TRUE`, onSome: (seq) => sql`live_seq > ${seq.toString()}` })
             const [counted] = yield* sql<{ n: unknown }>`SELECT count(*) AS n FROM services WHERE status = 'live' AND ${match}`
@@ -192,7 +208,7 @@ export class CatalogRepo extends Context.Service<CatalogRepo, {
               count: Number(counted?.n ?? 0),
               rows: entries.map((entry, i) => ({ seq: BigInt(String(rows[i]?.live_seq)), entry }))
             }
-          }).pipe(storeUnavailable)
+          }).pipe(sql.withTransaction, storeUnavailable)
       })
     })
   )

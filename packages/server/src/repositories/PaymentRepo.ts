@@ -3,15 +3,6 @@ import { SqlClient, SqlError } from "effect/sql"
 import type { Unavailable } from "@gateway/domain/Errors"
 import { storeUnavailable } from "../storage/StoreErrors.ts"
 
-export interface Challenge {
-  readonly nonce: string
-  readonly serviceId: string
-  readonly amount: string
-  readonly asset: string
-  readonly payTo: string
-  readonly expiresAt: Date
-}
-
 /** `refused`: the chain moved the money but the gateway refused the call (late, foreign grant, asset, policy). */
 export type PaymentStatus = "forwarding" | "forwarded" | "upstream_failed" | "refused"
 
@@ -32,10 +23,8 @@ export interface PayingGrant {
 
 const uniqueViolation = (error: SqlError.SqlError) => error.reason._tag === "UniqueViolation"
 
-/** SQL for 402 challenges and the payments that answered them (nonce and digest UNIQUE). */
+/** SQL for the payments that answered 402 challenges (nonce and digest UNIQUE). */
 export class PaymentRepo extends Context.Service<PaymentRepo, {
-  insertChallenge(challenge: Challenge, now: Date): Effect.Effect<void, Unavailable>
-  findChallenge(nonce: string): Effect.Effect<Option.Option<Challenge>, Unavailable>
   /** The payment already recorded for this nonce or this digest, if any. */
   findPayment(nonce: string, digest: string): Effect.Effect<Option.Option<Payment>, Unavailable>
   /**
@@ -46,6 +35,7 @@ export class PaymentRepo extends Context.Service<PaymentRepo, {
     digest: string
     nonce: string
     serviceId: string
+    revision: number
     grantObjectId: string
     payer: string
     amount: string
@@ -65,25 +55,6 @@ export class PaymentRepo extends Context.Service<PaymentRepo, {
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
       return PaymentRepo.of({
-        insertChallenge: (c, now) =>
-          sql`INSERT INTO payment_challenges (nonce, service_id, amount, asset, pay_to, expires_at, created_at)
-              VALUES (${c.nonce}, ${c.serviceId}, ${c.amount}, ${c.asset}, ${c.payTo},
-                ${c.expiresAt.toISOString()}, ${now.toISOString()})`.pipe(Effect.asVoid, storeUnavailable),
-        findChallenge: (nonce) =>
-          sql<{ nonce: string; service_id: string; amount: string; asset: string; pay_to: string; expires_at: unknown }>`
-              SELECT nonce, service_id, amount, asset, pay_to, expires_at FROM payment_challenges WHERE nonce = ${nonce}`.pipe(
-            Effect.map((rows) =>
-              Option.map(Option.fromNullishOr(rows[0]), (r) => ({
-                nonce: r.nonce,
-                serviceId: r.service_id,
-                amount: r.amount,
-                asset: r.asset,
-                payTo: r.pay_to,
-                expiresAt: new Date(r.expires_at instanceof Date ? r.expires_at : String(r.expires_at))
-              }))
-            ),
-            storeUnavailable
-          ),
         findPayment: (nonce, digest) =>
           sql<Payment>`SELECT digest, nonce, payer, status, refusal FROM payments
               WHERE nonce = ${nonce} OR digest = ${digest} LIMIT 1`.pipe(
@@ -91,8 +62,9 @@ export class PaymentRepo extends Context.Service<PaymentRepo, {
             storeUnavailable
           ),
         claim: (p) =>
-          sql`INSERT INTO payments (digest, nonce, service_id, grant_object_id, payer, amount, status, refusal, created_at, updated_at)
-              VALUES (${p.digest}, ${p.nonce}, ${p.serviceId}, ${p.grantObjectId}, ${p.payer}, ${p.amount},
+          sql`INSERT INTO payments (digest, nonce, service_id, revision, grant_object_id, payer, amount, status, refusal, created_at,
+                updated_at)
+              VALUES (${p.digest}, ${p.nonce}, ${p.serviceId}, ${p.revision}, ${p.grantObjectId}, ${p.payer}, ${p.amount},
                 ${p.refusal === null ? "forwarding" : "refused"}, ${p.refusal}, ${p.now.toISOString()}, ${p.now.toISOString()})`.pipe(
             Effect.as(true),
             Effect.catchIf(uniqueViolation, () => Effect.succeed(false)),

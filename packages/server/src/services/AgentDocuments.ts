@@ -1,5 +1,6 @@
 import { Context, Effect, Layer } from "effect"
 import { OpenApi } from "effect/http-api"
+import { Chain } from "@gateway/chain/Chain"
 import { Api } from "@gateway/domain/api/Api"
 import type { CatalogEntry } from "@gateway/domain/CatalogEntry"
 import type { Invalid, NotFound, Unavailable } from "@gateway/domain/Errors"
@@ -20,6 +21,20 @@ const publicRoutes = (() => {
   )
 })()
 
+/**
+ * Seller text is data, never structure: Markdown metacharacters are escaped,
+ * and so are `:` and `www.`, which would otherwise make bare addresses links,
+ * so a name or description cannot add links, images, headings, emphasis or
+ * HTML to what agents read (control characters are refused at registration).
+ * Seller text is never used as link text, whose parsing differs between
+ * renderers.
+ */
+export const escapeMarkdown = (text: string) =>
+  text
+    .replace(/[\\`*_[\]<>|:]/g, (c) => `\\${c}`)
+    .replace(/^[#+\->!=~]/, (c) => `\\${c}`)
+    .replace(/www\./gi, (w) => `${w.slice(0, 3)}\\.`)
+
 /** The agent's procedure, identical in SKILL.md and each service page. */
 const PROCEDURE = [
   "1. Find a service: `GET /v1/services?q=<words>` lists live services; `GET /v1/services/{id}` is the authoritative JSON of its terms.",
@@ -32,9 +47,9 @@ const PROCEDURE = [
 
 export const serviceMarkdown = (entry: CatalogEntry) =>
   [
-    `# ${entry.name}`,
+    `# ${escapeMarkdown(entry.name)}`,
     "",
-    `> ${entry.description}`,
+    `> ${escapeMarkdown(entry.description)}`,
     "",
     "## Terms",
     "",
@@ -50,7 +65,7 @@ export const serviceMarkdown = (entry: CatalogEntry) =>
     `| network | \`${entry.network}\` |`,
     `| rail | \`${entry.rail}\` |`,
     `| dialects | ${entry.dialects.map((d) => `\`${d}\``).join(", ")} |`,
-    `| mimeType | \`${entry.mimeType}\` |`,
+    `| mimeType | ${escapeMarkdown(entry.mimeType)} |`,
     `| activeRevision | ${entry.activeRevision} |`,
     "",
     "The JSON at `/v1/services/" + entry.id + "` is authoritative; this page is generated from it.",
@@ -81,6 +96,7 @@ export class AgentDocuments extends Context.Service<AgentDocuments, {
     AgentDocuments,
     Effect.gen(function*() {
       const catalog = yield* Catalog
+      const { network } = yield* Chain
       const { origin } = yield* PublicUrl
       const link = (path: string) => `${origin}${path}`
 
@@ -108,7 +124,9 @@ export class AgentDocuments extends Context.Service<AgentDocuments, {
           "",
           ...(services.length === 0
             ? ["No live services yet."]
-            : services.map((s) => `- [${s.name}](${link(`/v1/services/${s.id}.md`)}): ${s.description} (${s.price} of ${s.asset})`)),
+            : services.map((s) =>
+              `- [${s.id}](${link(`/v1/services/${s.id}.md`)}): ${escapeMarkdown(s.name)} — ${escapeMarkdown(s.description)} (${s.price} of ${s.asset})`
+            )),
           "",
           "## API",
           "",
@@ -121,7 +139,7 @@ export class AgentDocuments extends Context.Service<AgentDocuments, {
         [
           "---",
           "name: sui-delegated-gateway",
-          `description: Discover paid HTTP services at ${origin} and pay for a call on Sui through a delegated grant, within the owner's policy and caps.`,
+          `description: Discover paid HTTP services at ${origin} and pay for a call on Sui (${network}) through a delegated grant, within the owner's policy and caps.`,
           "---",
           "",
           `# ${TITLE}`,
@@ -138,6 +156,11 @@ export class AgentDocuments extends Context.Service<AgentDocuments, {
           "- Never pay a service, recipient or asset your policy does not list.",
           "- Never use floating point for amounts: `price` is a decimal string of atomic units.",
           "- A refused payment (paused, revoked, expired grant, or over a cap) must not be retried with another key.",
+          `- Pay only on \`${network}\`: a challenge naming another network is not this gateway's.`,
+          "",
+          "## Routes",
+          "",
+          ...publicRoutes.filter((r) => !r.authenticated).map((r) => `- \`${r.method} ${link(r.path)}\``),
           ""
         ].join("\n")
       )
@@ -155,7 +178,7 @@ export class AgentDocuments extends Context.Service<AgentDocuments, {
         },
         capabilities: {
           discovery: { list: link("/v1/services"), get: link("/v1/services/{id}"), markdown: link("/v1/services/{id}.md") },
-          payment: { challenge: "HTTP 402", dialects: ["x402", "mpp"], rail: "delegate", network: "sui" }
+          payment: { challenge: "HTTP 402", dialects: ["x402", "mpp"], rail: "delegate", network }
         },
         endpoints: publicRoutes.map((r) => ({ method: r.method, path: r.path, operationId: r.operationId, authenticated: r.authenticated }))
       })

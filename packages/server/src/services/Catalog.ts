@@ -1,4 +1,4 @@
-import { Cache, Clock, Context, Effect, Layer, Option, Schema } from "effect"
+import { Cache, Clock, Context, Duration, Effect, Layer, Option, Schema } from "effect"
 import { Chain } from "@gateway/chain/Chain"
 import { normalizeCoinType } from "@gateway/domain/chain/SpendAccountModule"
 import { CatalogEntry, type ManagedService, ManagedService as ManagedServiceSchema, type RegisterService } from "@gateway/domain/CatalogEntry"
@@ -31,6 +31,8 @@ export class Catalog extends Context.Service<Catalog, {
   activate(owner: SuiAddress, id: ServiceId): Effect.Effect<ManagedService, NotFound | Conflict | Unavailable>
   manage(owner: SuiAddress, id: ServiceId): Effect.Effect<ManagedService, NotFound | Unavailable>
   get(id: string): Effect.Effect<CatalogEntry, NotFound | Unavailable>
+  /** The terms of an activated revision, as a 402 challenge minted under it asked for them. */
+  atRevision(id: string, revision: number): Effect.Effect<CatalogEntry, NotFound | Unavailable>
   /** The live entry with what forwarding needs (upstream and credential locator); never returned to callers. */
   forForwarding(id: string): Effect.Effect<{ entry: CatalogEntry; upstreamUrl: string; upstreamCredentialEnv: string | null }, NotFound | Unavailable>
   list(query: { q?: string; limit?: number; cursor?: string }): Effect.Effect<CatalogPage, Invalid | Unavailable>
@@ -125,6 +127,18 @@ export class Catalog extends Context.Service<Catalog, {
         timeToLive: (exit) => (exit._tag === "Success" ? "1 second" : 0)
       })
 
+      // An activated revision never changes, so its terms stay cached until evicted.
+      const revisions = yield* Cache.makeWith(
+        (key: string) =>
+          Effect.gen(function*() {
+            const [id = "", revision = "0"] = key.split("#")
+            const found = yield* repo.findActivated(id, Number(revision))
+            if (Option.isNone(found)) return yield* notFound()
+            return entryOf(id, "live", found.value.revision, found.value)
+          }),
+        { capacity: 10_000, timeToLive: (exit) => (exit._tag === "Success" ? Duration.infinity : 0) }
+      )
+
       return Catalog.of({
         register: Effect.fn("Catalog.register")(function*(owner, body) {
           yield* checkAsset(body)
@@ -152,6 +166,7 @@ export class Catalog extends Context.Service<Catalog, {
         }),
         get: (id) => Effect.map(Cache.get(entries, id), (terms) => terms.entry),
         forForwarding: (id) => Cache.get(entries, id),
+        atRevision: (id, revision) => Cache.get(revisions, `${id}#${revision}`),
         list: Effect.fn("Catalog.list")(function*(query) {
           const limit = query.limit ?? 50
           let after = Option.none<bigint>()

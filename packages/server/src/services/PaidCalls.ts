@@ -1,4 +1,3 @@
-import { randomBytes } from "node:crypto"
 import { encodePaymentResponseHeader } from "@x402/core/http"
 import { Clock, Context, Effect, Layer, Option, Schema } from "effect"
 import { Chain } from "@gateway/chain/Chain"
@@ -8,8 +7,10 @@ import { Conflict, type NotFound, Unavailable, Unverified, type VerificationErro
 import { policyAllows, PolicyRule } from "@gateway/domain/Policy"
 import { verifyPayment } from "@gateway/domain/verify/PaymentVerifier"
 import { AppConfig } from "../Config.ts"
+import { GatewayKeyRepo } from "../repositories/GatewayKeyRepo.ts"
 import { type Payment, PaymentRepo } from "../repositories/PaymentRepo.ts"
 import { Catalog } from "./Catalog.ts"
+import { mintNonce, openNonce } from "./ChallengeNonce.ts"
 import { type ChallengeTerms, challengeHeaders, type PaymentCredential, readCredential, x402Network, x402Required } from "./PaymentChallenge.ts"
 import { PublicUrl } from "./PublicUrl.ts"
 
@@ -54,26 +55,23 @@ export class PaidCalls extends Context.Service<PaidCalls, {
       const chain = yield* Chain
       const publicUrl = yield* PublicUrl
       const config = yield* AppConfig
+      const keys = yield* GatewayKeyRepo
       const now = Effect.map(Clock.currentTimeMillis, (ms) => new Date(ms))
       const decodeRules = Schema.decodeUnknownSync(Schema.Array(PolicyRule))
 
+      const challengeKey = yield* keys.getOrCreate("payment_challenge")
+
+      // Minting writes nothing: the nonce carries its terms under the gateway's key (see ChallengeNonce).
       const challenge = Effect.fnUntraced(function*(entry: CatalogEntry, reason: string) {
         const at = yield* now
+        const expiresAt = new Date(at.getTime() + config.paymentChallengeSeconds * 1000)
         const terms: ChallengeTerms = {
-          nonce: randomBytes(16).toString("base64url"),
+          nonce: mintNonce(challengeKey, { serviceId: entry.id, revision: entry.activeRevision, expiresAtMs: expiresAt.getTime() }),
           seconds: config.paymentChallengeSeconds,
-          expiresAt: new Date(at.getTime() + config.paymentChallengeSeconds * 1000),
+          expiresAt,
           entry,
           packageId: chain.packageId
         }
-        yield* repo.insertChallenge({
-          nonce: terms.nonce,
-          serviceId: entry.id,
-          amount: entry.price,
-          asset: entry.asset,
-          payTo: entry.payTo,
-          expiresAt: terms.expiresAt
-        }, at)
         return {
           _tag: "PaymentRequired" as const,
           body: { ok: false, code: "PAYMENT_REQUIRED", message: "This call must be paid", reason, ...x402Required(terms, reason) },
@@ -156,9 +154,10 @@ export class PaidCalls extends Context.Service<PaidCalls, {
         const { entry } = target
         const credential = readCredential(request.headers)
         if (credential === undefined) return yield* challenge(entry, "payment_required")
-        const found = yield* repo.findChallenge(credential.nonce)
-        if (Option.isNone(found) || found.value.serviceId !== entry.id) return yield* challenge(entry, "unknown_challenge")
-        const stored = found.value
+        const claims = openNonce(challengeKey, credential.nonce)
+        if (claims === undefined || claims.serviceId !== entry.id) return yield* challenge(entry, "unknown_challenge")
+        // The terms the challenge asked for: those of the revision it was minted under, even if the service changed since.
+        const asked = yield* catalog.atRevision(claims.serviceId, claims.revision)
 
         // Before the expiry check: a payment already recorded stays usable for its retry, however late.
         const existing = yield* repo.findPayment(credential.nonce, credential.digest)
@@ -168,8 +167,8 @@ export class PaidCalls extends Context.Service<PaidCalls, {
         const tx = yield* chain.getTransaction(credential.digest)
         const paid = yield* verifyPayment({
           packageId: chain.packageId,
-          amount: BigInt(stored.amount),
-          recipient: stored.payTo,
+          amount: BigInt(asked.price),
+          recipient: asked.payTo,
           nonce: credential.nonce
         }, tx)
         const record = (refusal: string | null) =>
@@ -178,6 +177,7 @@ export class PaidCalls extends Context.Service<PaidCalls, {
               digest: credential.digest,
               nonce: credential.nonce,
               serviceId: entry.id,
+              revision: claims.revision,
               grantObjectId: paid.grantObjectId,
               payer: paid.delegate,
               amount: paid.amount.toString(),
@@ -188,7 +188,7 @@ export class PaidCalls extends Context.Service<PaidCalls, {
         const refuse = (refusal: string, error: Unverified) => Effect.andThen(record(refusal), Effect.fail(error))
 
         // A challenge binds the time the chain accepted the payment, not the time it is presented.
-        if (Number(tx.timestampMs) > stored.expiresAt.getTime()) {
+        if (Number(tx.timestampMs) > claims.expiresAtMs) {
           yield* record("challenge_expired")
           return yield* challenge(entry, "challenge_expired")
         }
@@ -198,15 +198,15 @@ export class PaidCalls extends Context.Service<PaidCalls, {
         if (Option.isNone(grant) || grant.value.poolId !== paid.poolId) {
           return yield* refuse("unknown_grant", new Unverified({ message: "The payment came from a grant this gateway did not provision", reason: "grant: unknown to this gateway" }))
         }
-        if (normalizeCoinType(grant.value.coinType) !== normalizeCoinType(stored.asset)) {
-          return yield* refuse("wrong_asset", new Unverified({ message: "The payment was made in another asset than the challenge asks", reason: `asset: expected ${stored.asset}` }))
+        if (normalizeCoinType(grant.value.coinType) !== normalizeCoinType(asked.asset)) {
+          return yield* refuse("wrong_asset", new Unverified({ message: "The payment was made in another asset than the challenge asks", reason: `asset: expected ${asked.asset}` }))
         }
         const allowed = policyAllows(decodeRules(grant.value.policyRules), {
-          serviceId: stored.serviceId,
-          method: entry.method,
-          path: entry.path,
-          recipient: stored.payTo,
-          asset: stored.asset
+          serviceId: asked.id,
+          method: asked.method,
+          path: asked.path,
+          recipient: asked.payTo,
+          asset: asked.asset
         }, normalizeCoinType)
         if (!allowed) return yield* refuse("policy", new Unverified({ message: "The owner's policy does not allow this call", reason: "policy: service not allowed" }))
 

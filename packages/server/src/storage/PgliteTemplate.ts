@@ -1,7 +1,8 @@
 import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { PGlite } from "@electric-sql/pglite"
+import { PGlite, type PGliteOptions } from "@electric-sql/pglite"
+import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm"
 import { Schema } from "effect"
 
 /**
@@ -17,11 +18,14 @@ const { version } = Schema.decodeUnknownSync(Schema.Struct({ version: Schema.Str
 
 const templatePath = join(tmpdir(), `gateway-pglite-${version}.tar`)
 
+/** The extensions the migrations create (pg_trgm for catalog search): PGlite loads them at start. */
+const options: PGliteOptions = { extensions: { pg_trgm } }
+
 const holdsCluster = (dataDir: string | undefined) =>
   dataDir !== undefined && !dataDir.startsWith("memory://") && existsSync(join(dataDir, "PG_VERSION"))
 
 const createAndKeepTemplate = async (dataDir: string | undefined) => {
-  const db = await PGlite.create(dataDir)
+  const db = await PGlite.create(dataDir, options)
   const dump = await db.dumpDataDir("none")
   // Written aside and renamed, so a concurrent start never reads half a template.
   const partial = `${templatePath}.${process.pid}.${Date.now()}`
@@ -32,10 +36,10 @@ const createAndKeepTemplate = async (dataDir: string | undefined) => {
 
 /** Opens PGlite on `dataDir` (in memory when undefined), starting a fresh cluster from the template. */
 export const openPglite = async (dataDir: string | undefined): Promise<PGlite> => {
-  if (holdsCluster(dataDir)) return PGlite.create(dataDir)
+  if (holdsCluster(dataDir)) return PGlite.create(dataDir, options)
   if (!existsSync(templatePath)) return createAndKeepTemplate(dataDir)
   try {
-    return await PGlite.create(dataDir, { loadDataDir: new Blob([readFileSync(templatePath)]) })
+    return await PGlite.create(dataDir, { ...options, loadDataDir: new Blob([readFileSync(templatePath)]) })
   } catch (cause) {
     // A damaged template is dropped so the next start makes it again.
     rmSync(templatePath, { force: true })
