@@ -1,153 +1,95 @@
 /**
  * `npm run load`: mixed traffic for LOAD_SECONDS (60) at LOAD_LANES (64)
  * concurrent clients — catalog reads, signer creates and finalizes,
- * pause/resume, paid calls — against the gateway on PostgreSQL when
- * DATABASE_URL is set (PGlite otherwise), then a consistency check of the
- * store against LocalLedger. Exits non-zero on any 5xx or inconsistency.
+ * pause/resume, paid calls — against the gateway on PostgreSQL (DATABASE_URL,
+ * or postgres://postgres@127.0.0.1:5432/test, in a fresh schema dropped at the
+ * end; PGlite with LOAD_STORE=pglite), then a consistency check of the store
+ * against LocalLedger. Prints a summary table; exits non-zero on any 5xx,
+ * failed step or inconsistency.
  */
 import { Ed25519Keypair } from "@mysten/sui/keypairs/ed25519"
-import { Effect } from "effect"
+import { Console, Effect, Layer } from "effect"
+import { HttpServer } from "effect/http"
 import { LocalLedger } from "@gateway/chain/local/LocalLedger"
 import { localLedgerAccess } from "@gateway/chain/local/LocalLedgerAccess"
 import { FetchLayer, makeApiClient, signIn, withOwner } from "@gateway/client"
-import { makeAgent } from "@gateway/client/AgentSdk"
-import { executeKind } from "@gateway/client/OwnerWallet"
-import { PositiveAtomicAmount } from "@gateway/domain/Amount"
-import { CoinType } from "@gateway/domain/CoinType"
-import { isApiError } from "@gateway/domain/Errors"
-import type { DelegatedSignerId } from "@gateway/domain/Ids"
-import { SUI_COIN_TYPE } from "@gateway/domain/chain/SpendAccountModule"
 import { SuiAddress } from "@gateway/domain/SuiAddress"
-import { HttpServer } from "effect/http"
-import { localConfig, localGateway } from "./LocalGateway.ts"
+import { localConfig } from "./LocalGateway.ts"
 import { localUpstream } from "./LocalUpstream.ts"
+import { checkConsistency, type Problem } from "./load/Consistency.ts"
+import { amount, isRequest, KINDS, runLane, SUI } from "./load/Lane.ts"
+import { makeStats } from "./load/Stats.ts"
+import { loadGateway, loadStore } from "./load/Store.ts"
 
 const SECONDS = Number(process.env.LOAD_SECONDS ?? 60)
 const LANES = Number(process.env.LOAD_LANES ?? 64)
-const SUI = CoinType.make(SUI_COIN_TYPE)
-const amount = (n: bigint) => PositiveAtomicAmount.make(n.toString())
+const PRICE = 10n
+/** Each lifecycle step waits for a checkpoint; a short interval keeps the flows, not the ledger, the bound. */
+const CHECKPOINT_MS = 20
+/** How many problems of each sort the output lists in full. */
+const SHOWN = 20
 
-const program = Effect.gen(function*() {
-  const server = yield* HttpServer.HttpServer
-  const baseUrl = HttpServer.formatAddress(server.address)
-  const ledger = yield* LocalLedger
-  const access = yield* localLedgerAccess
-  const client = yield* makeApiClient(baseUrl)
-  const counts = { requests: 0, fiveHundreds: 0, refusals: 0, creates: 0, finalizes: 0, pauses: 0, resumes: 0, paid: 0, reads: 0 }
-  const classify = (error: unknown) => {
-    if (isApiError(error) && (error.code === "UNAVAILABLE" || error.code === "INTERNAL")) counts.fiveHundreds += 1
-    else counts.refusals += 1
-  }
-  const call = <A, E>(self: Effect.Effect<A, E>) =>
-    Effect.tap(Effect.tapError(self, (e) => Effect.sync(() => classify(e))), () => Effect.sync(() => (counts.requests += 1)))
+const program = (storeDescription: string) =>
+  Effect.gen(function*() {
+    const server = yield* HttpServer.HttpServer
+    const baseUrl = HttpServer.formatAddress(server.address)
+    const ledger = yield* LocalLedger
+    const access = yield* localLedgerAccess
+    const client = yield* makeApiClient(baseUrl)
+    yield* Console.log(`load: ${SECONDS} s, ${LANES} lanes, store: ${storeDescription}`)
 
-  const upstream = yield* localUpstream()
-  const asSeller = withOwner((yield* signIn(client, new Ed25519Keypair())).authorization)
-  const { service } = yield* client.sellers.register({
-    payload: { name: "load", description: "load target", method: "GET", path: "/x", price: amount(10n), asset: SUI, decimals: 9, payTo: SuiAddress.make(new Ed25519Keypair().toSuiAddress()), upstreamUrl: upstream.url }
-  }).pipe(asSeller)
-  const entry = (yield* client.sellers.activate({ params: { id: service.id } }).pipe(asSeller)).service
+    const upstream = yield* localUpstream()
+    const asSeller = withOwner((yield* signIn(client, new Ed25519Keypair())).authorization)
+    const payTo = SuiAddress.make(new Ed25519Keypair().toSuiAddress())
+    const { service } = yield* client.sellers.register({
+      payload: { name: "load", description: "load target", method: "GET", path: "/x", price: amount(PRICE), asset: SUI, decimals: 9, payTo, upstreamUrl: upstream.url }
+    }).pipe(asSeller)
+    const entry = (yield* client.sellers.activate({ params: { id: service.id } }).pipe(asSeller)).service
 
-  const signers: Array<{ id: DelegatedSignerId; as: ReturnType<typeof withOwner> }> = []
-  const lane = (index: number, deadline: number) =>
-    Effect.gen(function*() {
-      const owner = new Ed25519Keypair()
-      const agentKey = new Ed25519Keypair()
-      yield* ledger.mint(owner.toSuiAddress(), SUI_COIN_TYPE, 1_000_000_000_000n)
-      yield* ledger.mint(agentKey.toSuiAddress(), SUI_COIN_TYPE, 1_000_000_000_000n)
-      const as = withOwner((yield* signIn(client, owner)).authorization)
-      const fund = yield* client.spendAccounts.prepare({ payload: { asset: SUI, depositAtomic: amount(1_000_000_000n) } }).pipe(as)
-      yield* executeKind(fund.txKindBytes, owner, access)
-      yield* Effect.sleep("100 millis")
-      let i = 0
-      let live: { id: DelegatedSignerId; paused: boolean; agent: ReturnType<typeof makeAgent> } | undefined
-      while (Date.now() < deadline) {
-        i += 1
-        const roll = (index + i) % 8
-        if (roll === 0 || live === undefined) {
-          const created = yield* call(client.delegatedSigners.create({
-            headers: { "idempotency-key": `load-${index}-${i}` },
-            payload: { agentAddress: SuiAddress.make(agentKey.toSuiAddress()), assetScopes: [{ asset: SUI, totalBudgetAtomic: amount(1_000_000n), maxPerPaymentAtomic: amount(100n) }] }
-          }).pipe(as))
-          counts.creates += 1
-          signers.push({ id: created.delegatedSignerId, as })
-          const grant = created.grants[0]
-          if (grant === undefined) continue
-          const digest = (yield* executeKind(grant.txKindBytes, owner, access)).digest
-          yield* Effect.sleep("60 millis")
-          yield* call(client.delegatedSigners.finalizeCreate({ params: { id: created.delegatedSignerId, grantId: grant.grantId }, payload: { digest } }).pipe(as))
-          counts.finalizes += 1
-          const manifest = yield* call(client.delegatedSigners.manifest({ params: { id: created.delegatedSignerId } }).pipe(as))
-          live = { id: created.delegatedSignerId, paused: false, agent: makeAgent({ manifest, signer: agentKey, ledger: access }) }
-        } else if (roll === 1 || roll === 2) {
-          if (roll === 1) yield* call(client.services.get({ params: { id: entry.id } }))
-          else yield* call(client.services.list({ query: { q: "load" } }))
-          counts.reads += 1
-        } else if (roll === 3 || roll === 6) {
-          const current = live
-          const prepared = yield* call(current.paused
-            ? client.delegatedSigners.prepareResume({ params: { id: current.id  } }).pipe(as)
-            : client.delegatedSigners.preparePause({ params: { id: current.id  } }).pipe(as))
-          for (const kind of prepared.grants) {
-            const digest = (yield* executeKind(kind.txKindBytes, owner, access)).digest
-            yield* Effect.sleep("60 millis")
-            yield* call((current.paused ? client.delegatedSigners.finalizeResume : client.delegatedSigners.finalizePause)({
-              params: { id: current.id , grantId: kind.grantId },
-              payload: { digest }
-            }).pipe(as))
-          }
-          if (current.paused) counts.resumes += 1
-          else counts.pauses += 1
-          current.paused = !current.paused
-        } else if (!live.paused) {
-          const paid = yield* live.agent.fetchPaid(entry.resourceUrl)
-          counts.requests += 1
-          if (paid.response.status >= 500) counts.fiveHundreds += 1
-          else counts.paid += 1
-        }
-      }
-    }).pipe(Effect.catch((e) => Effect.sync(() => classify(e))))
+    const stats = makeStats(KINDS)
+    const started = Date.now()
+    const deadline = started + SECONDS * 1000
+    const lanes = yield* Effect.forEach(
+      Array.from({ length: LANES }, (_, i) => i),
+      (i) => runLane({ client, ledger, access, stats, service: { id: entry.id, resourceUrl: entry.resourceUrl }, deadline }, i),
+      { concurrency: "unbounded" }
+    )
+    // Lanes finish the flow under way after the deadline, so the run lasts until the last one does.
+    const elapsed = (Date.now() - started) / 1000
 
-  const started = Date.now()
-  yield* Effect.forEach(Array.from({ length: LANES }, (_, i) => i), (i) => lane(i, started + SECONDS * 1000), { concurrency: "unbounded", discard: true })
-  const elapsed = (Date.now() - started) / 1000
+    const { problems, checked } = yield* checkConsistency({ client, ledger, lanes, service: { id: entry.id, price: PRICE, payTo } })
+    const totals = stats.totals(isRequest)
+    const unexplained = problems.filter((p) => p.explainedBy === undefined)
+    const explained = problems.filter((p) => p.explainedBy !== undefined)
+    const show = (list: ReadonlyArray<Problem>) =>
+      list.slice(0, SHOWN).map((p) => `    ${p.subject}: ${p.detail}${p.explainedBy === undefined ? "" : ` (after ${p.explainedBy})`}`)
 
-  // Consistency: every create the API acknowledged is there once, and every bound grant agrees with the chain.
-  let inconsistent = 0
-  const ids = new Set(signers.map((s) => s.id))
-  if (ids.size !== signers.length) inconsistent += signers.length - ids.size
-  for (const signer of signers) {
-    const view = yield* Effect.option(client.delegatedSigners.get({ params: { id: signer.id  } }).pipe(signer.as))
-    if (view._tag === "None") {
-      inconsistent += 1
-      continue
-    }
-    for (const grant of view.value.delegatedSigner.grants) {
-      if (grant.grantObjectId === null) continue
-      const object = yield* ledger.getObject(grant.grantObjectId)
-      const data = object._tag === "Some" ? object.value.data : undefined
-      const paused = data?._tag === "Grant" && data.paused
-      const revoked = data?._tag === "Grant" && data.revoked
-      const agrees = grant.status === "active" ? !paused && !revoked
-        : grant.status === "paused" ? paused
-        : grant.status === "pausing" ? true
-        : grant.status === "revoked" ? revoked
-        : true
-      if (!agrees) inconsistent += 1
-    }
-  }
-  const store = process.env.DATABASE_URL === undefined ? "PGlite" : "PostgreSQL"
-  console.log(`load: ${SECONDS}s, ${LANES} lanes, ${store}`)
-  console.log(`  ${counts.requests} requests (${(counts.requests / elapsed).toFixed(0)}/s): ${counts.reads} catalog reads, ${counts.creates} creates, ${counts.finalizes} finalizes, ${counts.pauses} pauses, ${counts.resumes} resumes, ${counts.paid} paid calls`)
-  console.log(`  5xx: ${counts.fiveHundreds}; refused (4xx): ${counts.refusals}; inconsistencies: ${inconsistent} over ${signers.length} signers`)
-  return counts.fiveHundreds === 0 && inconsistent === 0
+    const lines = [
+      `ran ${elapsed.toFixed(1)} s (lanes finish their last flow after ${SECONDS} s)`,
+      ...stats.table(elapsed).map((line) => `  ${line}`),
+      `  requests to the gateway: ${totals.requests} (${(totals.requests / elapsed).toFixed(0)}/s; a paid call is 2+ requests and a sign-in 2, counted once)`,
+      `  5xx: ${totals.fiveHundreds}; failed steps: ${totals.failed}`,
+      ...stats.failureLines().map((line) => `    ${line}`),
+      `consistency: ${checked.signers} signers stored (${checked.unacknowledgedCommitted} from creates whose answer failed), ${checked.grants} grants, ` +
+      `${checked.transitions} lifecycle records, ${checked.paidCalls} paid calls acknowledged, ${checked.paymentRows} payment rows, ` +
+      `${checked.paymentEvents} PaymentMade on chain`,
+      `  inconsistencies: ${unexplained.length}`,
+      ...show(unexplained),
+      `  disagreements left by failed steps: ${explained.length}`,
+      ...show(explained)
+    ]
+    yield* Console.log(lines.join("\n"))
+    return totals.fiveHundreds === 0 && totals.failed === 0 && problems.length === 0
+  })
+
+const main = Effect.gen(function*() {
+  const store = yield* loadStore(process.env)
+  return yield* program(store.description).pipe(
+    Effect.provide(Layer.merge(loadGateway({ ...localConfig, ledgerCheckpointMs: CHECKPOINT_MS }, store), FetchLayer))
+  )
 })
 
-program.pipe(
-  Effect.scoped,
-  Effect.provide([localGateway({ ...localConfig, ledgerCheckpointMs: 20 }), FetchLayer]),
-  Effect.runPromise
-).then((ok) => process.exit(ok ? 0 : 1), (error) => {
+main.pipe(Effect.scoped, Effect.runPromise).then((ok) => process.exit(ok ? 0 : 1), (error) => {
   console.error(error)
   process.exit(1)
 })

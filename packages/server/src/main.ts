@@ -3,7 +3,6 @@ import { Effect, Layer, Option } from "effect"
 import { AppConfig } from "./Config.ts"
 import { LocalLedger } from "@gateway/chain/local/LocalLedger"
 import { LedgerJournalSql } from "./repositories/LedgerJournalRepo.ts"
-import type { SuiChainConfig } from "@gateway/chain/sui/SuiChain"
 import { layerLogging } from "./observability/Logging.ts"
 import { layerServer, layerServerLive, layerStore } from "./Server.ts"
 import * as Database from "./storage/Database.ts"
@@ -20,16 +19,17 @@ const ConfigLive = Layer.effect(
 
 const Ledger = Layer.unwrap(AppConfig.useSync((config) => LocalLedger.layer(AppConfig.ledgerConfig(config))))
 
-const isNetwork = (network: string): network is SuiChainConfig["network"] =>
-  network === "localnet" || network === "devnet" || network === "testnet" || network === "mainnet"
-
-/** LocalLedger (journaled in the store) by default; a live network when SUI_RPC_URL is set. */
+/**
+ * LocalLedger (journaled in the store) by default; a live network when
+ * SUI_RPC_URL is set (AppConfig has already refused a live mode without a
+ * known network and an explicit package).
+ */
 const Gateway = Layer.unwrap(
   AppConfig.useSync((config) =>
     Option.match(config.suiRpcUrl, {
       onNone: () => layerServer.pipe(Layer.provide(Ledger), Layer.provide(LedgerJournalSql)),
       onSome: (url) =>
-        layerServerLive({ url, network: isNetwork(config.network) ? config.network : "localnet", packageId: config.spendAccountPackage })
+        layerServerLive({ url, network: config.network, packageId: config.spendAccountPackage })
     })
   )
 )

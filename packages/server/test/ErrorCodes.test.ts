@@ -100,5 +100,17 @@ describe("every spec error code on the signer routes", () => {
         expectError(failed, 502, "TX_FAILED")
         assert.match(String(failed.body.reason), /EAlreadyPaused/)
       }))
+
+    it.effect("a method a path does not serve is NOT_FOUND with status 404, before any session check", () =>
+      Effect.gen(function*() {
+        const baseUrl = yield* BaseUrl
+        for (
+          const [method, path] of [["PATCH", "/v1/auth/challenge"], ["PUT", "/v1/policies"], ["DELETE", "/health"]] as const
+        ) {
+          const response = yield* raw(baseUrl, method, path, "Bearer not-a-session", {})
+          expectError(response, 404, "NOT_FOUND")
+          assert.strictEqual(response.body.reason, "unknown_route")
+        }
+      }))
   })
 })

@@ -1,6 +1,6 @@
 import { blake2b } from "@noble/hashes/blake2.js"
 import { bcs } from "@mysten/sui/bcs"
-import { fromHex, toBase58 } from "@mysten/sui/utils"
+import { toBase58 } from "@mysten/sui/utils"
 
 /** Who may use an object, as Sui records it. */
 export type Owner =
@@ -75,5 +75,3 @@ export const withVersion = (object: Omit<LedgerObject, "digest" | "version">, ve
   version,
   digest: objectDigest(object.id, version, object.owner, object.data)
 })
-
-export const addressBytes = (address: string) => fromHex(address.replace(/^0x/, "").padStart(64, "0"))

@@ -1,7 +1,7 @@
-import { Context, Schema } from "effect"
+import { Context } from "effect"
 import { HttpApiMiddleware, HttpApiSecurity } from "effect/http-api"
 import { Unauthenticated, Unavailable } from "../Errors.ts"
-import { SuiAddress } from "../SuiAddress.ts"
+import type { SuiAddress } from "../SuiAddress.ts"
 
 /** The owner whose verified session (or trusted internal hop) made this request. */
 export class CurrentOwner extends Context.Service<CurrentOwner, { readonly address: SuiAddress }>()(
@@ -21,5 +21,3 @@ export class OwnerAuth extends HttpApiMiddleware.Service<OwnerAuth, { provides: 
     error: [Unauthenticated, Unavailable]
   }
 ) {}
-
-export const OwnerAddress = Schema.Struct({ address: SuiAddress })

@@ -1,13 +1,21 @@
 import { Cause, Effect, Schema, type Types } from "effect"
 import { HttpRouter, HttpServerError, HttpServerRequest, HttpServerResponse } from "effect/http"
-import { Internal, Invalid, NotFound, Unauthenticated, Unavailable } from "@gateway/domain/Errors"
+import { httpStatus, Internal, Invalid, NotFound, Unauthenticated, Unavailable } from "@gateway/domain/Errors"
 
 type ErrorBody = Internal | Invalid | NotFound | Unauthenticated | Unavailable
 
-const respond = (status: number, error: ErrorBody) =>
-  HttpServerResponse.jsonUnsafe(Schema.encodeSync(Schema.Union([Internal, Invalid, NotFound, Unauthenticated, Unavailable]))(error), { status })
+/** Every body leaves with its code's spec status, whatever status effect chose, so the two always agree. */
+const respond = (error: ErrorBody) =>
+  HttpServerResponse.jsonUnsafe(
+    Schema.encodeSync(Schema.Union([Internal, Invalid, NotFound, Unauthenticated, Unavailable]))(error),
+    { status: httpStatus[error.code] }
+  )
 
-/** The spec body for a status that effect answered with an empty body. */
+/**
+ * The spec body for a status that effect answered with an empty body. A
+ * method the path does not serve names no resource (NOT_FOUND); any status
+ * none of our codes covers is INTERNAL.
+ */
 const bodyFor = (status: number): ErrorBody => {
   switch (status) {
     case 400:
@@ -26,9 +34,6 @@ const bodyFor = (status: number): ErrorBody => {
   }
 }
 
-/** INVALID is 400 whatever effect chose (413 for a large body), as the spec's table says. */
-const specStatus = (status: number) => (status === 413 || status === 415 ? 400 : status)
-
 const isJson = (response: HttpServerResponse.HttpServerResponse) =>
   (response.body._tag === "Empty" ? "" : response.body.contentType ?? "").startsWith("application/json")
 
@@ -39,7 +44,7 @@ const isJson = (response: HttpServerResponse.HttpServerResponse) =>
  */
 const withBody = (path: string) => (response: HttpServerResponse.HttpServerResponse) =>
   response.status >= 400 && !isJson(response) && !path.startsWith("/v1/pay/")
-    ? respond(specStatus(response.status), bodyFor(response.status))
+    ? respond(bodyFor(response.status))
     : response
 
 /**
@@ -54,13 +59,13 @@ export const ErrorBodies = HttpRouter.middleware(
         const failure = Cause.squash(cause)
         if (failure instanceof HttpServerError.HttpServerError) {
           const reason = failure.reason
-          if (reason._tag === "RouteNotFound") return Effect.succeed(respond(404, bodyFor(404)))
+          if (reason._tag === "RouteNotFound") return Effect.succeed(respond(bodyFor(404)))
           if (reason._tag === "RequestParseError") {
-            return Effect.succeed(respond(400, bodyFor(reason.reason === "BodyTooLarge" ? 413 : 400)))
+            return Effect.succeed(respond(bodyFor(reason.reason === "BodyTooLarge" ? 413 : 400)))
           }
         }
         return Effect.logError("unhandled request failure", Cause.pretty(cause)).pipe(
-          Effect.as(respond(500, bodyFor(500)))
+          Effect.as(respond(bodyFor(500)))
         )
       }),
       Effect.flatMap((response) =>

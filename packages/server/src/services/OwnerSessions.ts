@@ -25,6 +25,30 @@ export const internalHopMac = (secret: string, address: string, ms: number) =>
   createHmac("sha256", secret).update(`${address}.${ms}`).digest("hex")
 
 /**
+ * The sign-in brake's memory: `perMinute` steps per address in each minute,
+ * per replica. Windows sit in the order they opened (an address gets a new
+ * one only after its stale one is dropped), so stale windows go oldest first
+ * and a live one never does: flooding other addresses cannot reset an
+ * address's count. While `capacity` live windows are open, an address
+ * without one is braked too, until they go stale.
+ */
+export const makeSignInBrake = (perMinute: number, capacity = 100_000) => {
+  const windows = new Map<string, { readonly minute: number; readonly count: number }>()
+  return (address: string, ms: number): boolean => {
+    const minute = Math.floor(ms / 60_000)
+    for (const [key, window] of windows) {
+      if (window.minute >= minute) break
+      windows.delete(key)
+    }
+    const seen = windows.get(address)
+    if (seen === undefined && windows.size >= capacity) return false
+    const count = (seen?.count ?? 0) + 1
+    windows.set(address, { minute: seen === undefined ? minute : seen.minute, count })
+    return count <= perMinute
+  }
+}
+
+/**
  * Sign-In-With-Sui: a challenge the wallet signs as a personal message, then an
  * opaque bearer token stored only as its hash. Also verifies trusted internal
  * hops. Any other credential is UNAUTHENTICATED.
@@ -42,17 +66,10 @@ export class OwnerSessions extends Context.Service<OwnerSessions, {
       const publicUrl = yield* PublicUrl
       const now = Effect.map(Clock.currentTimeMillis, (ms) => new Date(ms))
 
-      // Sign-in attempts per address in the current minute: a brute-force brake, per replica.
-      const attempts = new Map<string, { minute: number; count: number }>()
+      const admit = makeSignInBrake(config.signInPerMinute)
       const throttle = (address: string) =>
-        Effect.flatMap(Clock.currentTimeMillis, (ms) => {
-          const minute = Math.floor(ms / 60_000)
-          const seen = attempts.get(address)
-          const count = seen !== undefined && seen.minute === minute ? seen.count + 1 : 1
-          if (attempts.size > 100_000) attempts.clear()
-          attempts.set(address, { minute, count })
-          return count > config.signInPerMinute ? Effect.fail(unauthenticated("sign_in_rate_limited")) : Effect.void
-        })
+        Effect.flatMap(Clock.currentTimeMillis, (ms) =>
+          admit(address, ms) ? Effect.void : Effect.fail(unauthenticated("sign_in_rate_limited")))
 
       const challenge = Effect.fn("OwnerSessions.challenge")(function*(address: SuiAddress) {
         yield* throttle(address)
