@@ -1,4 +1,3 @@
-import { createServer } from "node:http"
 import { NodeHttpServer } from "@effect/platform-node"
 import { ByteSize, Layer } from "effect"
 import { HttpIncomingMessage, HttpMiddleware, HttpRouter } from "effect/http"
@@ -7,6 +6,7 @@ import { Chain } from "@gateway/chain/Chain"
 import { JsonRpcFront } from "@gateway/chain/local/JsonRpcFront"
 import * as SuiChain from "@gateway/chain/sui/SuiChain"
 import { AppConfig } from "./Config.ts"
+import { createGatewayServer } from "./http/ClientErrors.ts"
 import { HttpApp } from "./http/HttpApp.ts"
 import { CatalogRepo } from "./repositories/CatalogRepo.ts"
 import { GatewayKeyRepo } from "./repositories/GatewayKeyRepo.ts"
@@ -43,7 +43,7 @@ const serve = <R>(chainRoutes: Layer.Layer<never, never, R>) =>
     AppConfig.useSync((config) =>
       HttpRouter.serve(Layer.mergeAll(HttpApp, chainRoutes), { disableLogger: true, middleware: (app) => withRequestId(HttpMiddleware.logger(app)) }).pipe(
         Layer.provide(Services),
-        Layer.provideMerge(NodeHttpServer.layer(createServer, { host: config.host, port: config.port })),
+        Layer.provideMerge(NodeHttpServer.layer(createGatewayServer, { host: config.host, port: config.port })),
         Layer.provide(Layer.succeed(HttpIncomingMessage.MaxBodySize, MAX_BODY))
       ))
   )

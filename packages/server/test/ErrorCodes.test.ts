@@ -1,3 +1,4 @@
+import { connect } from "node:net"
 import { Ed25519Keypair } from "@mysten/sui/keypairs/ed25519"
 import { assert, describe, layer } from "@effect/vitest"
 import { Effect, Layer } from "effect"
@@ -99,6 +100,30 @@ describe("every spec error code on the signer routes", () => {
         const failed = yield* raw(baseUrl, "POST", finalizePath(a.delegatedSignerId, ga.grantId, "/pause"), auth, { digest: again })
         expectError(failed, 502, "TX_FAILED")
         assert.match(String(failed.body.reason), /EAlreadyPaused/)
+      }))
+
+    it.effect("requests Node itself refuses (malformed HTTP, oversized headers) still get the INVALID body", () =>
+      Effect.gen(function*() {
+        const { hostname, port } = new URL(yield* BaseUrl)
+        const exchange = (request: string) =>
+          Effect.promise(() =>
+            new Promise<string>((resolve, reject) => {
+              const socket = connect(Number(port), hostname, () => socket.end(request))
+              let answer = ""
+              socket.on("data", (chunk) => (answer += chunk.toString()))
+              socket.on("close", () => resolve(answer))
+              socket.on("error", reject)
+            })
+          )
+        for (const [request, reason] of [
+          ["NOT HTTP AT ALL\r\n\r\n", "malformed_http_request"],
+          [`GET /health HTTP/1.1\r\nHost: x\r\nX-Big: ${"a".repeat(20_000)}\r\n\r\n`, "headers_too_large"]
+        ] as const) {
+          const answer = yield* exchange(request)
+          assert.match(answer, /^HTTP\/1\.1 400 /, reason)
+          expectError({ status: 400, body: JSON.parse(answer.slice(answer.indexOf("\r\n\r\n") + 4)) as Record<string, unknown> }, 400, "INVALID")
+          assert.include(answer, reason)
+        }
       }))
 
     it.effect("a method a path does not serve is NOT_FOUND with status 404, before any session check", () =>

@@ -46,5 +46,35 @@ describe("random bodies", () => {
           )
         )
       }))
+
+    it.effect("a body nested deeper than 64 levels is INVALID naming the depth on every JSON route; 64 levels are decoded as usual", () =>
+      Effect.gen(function*() {
+        const baseUrl = yield* BaseUrl
+        const client = yield* makeApiClient(baseUrl)
+        const { authorization } = yield* signIn(client, new Ed25519Keypair())
+        const spec = yield* Effect.promise(() => fetch(`${baseUrl}/openapi.json`).then((r) => r.json())) as Effect.Effect<
+          { paths: Record<string, Record<string, { requestBody?: { content?: Record<string, unknown> } }>> }
+        >
+        const routes = Object.entries(spec.paths).flatMap(([path, methods]) =>
+          Object.entries(methods).filter(([, operation]) => operation.requestBody?.content?.["application/json"] !== undefined)
+            .map(([method]) => ({ path: fillParams(path), method: method.toUpperCase() }))
+        )
+        assert.isAtLeast(routes.length, 4)
+        const tooDeep = { ok: false, code: "INVALID", message: "The request is invalid", reason: "body: nested deeper than 64 levels" }
+        const send = (route: { path: string; method: string }, body: string, contentType = "application/json") =>
+          Effect.promise(() =>
+            fetch(`${baseUrl}${route.path}`, { method: route.method, headers: { "content-type": contentType, authorization }, body })
+              .then(async (r) => ({ status: r.status, body: await r.json() as Record<string, unknown> }))
+          )
+        const nested = (depth: number) => `{"name":${"[".repeat(depth - 1)}${"]".repeat(depth - 1)}}`
+        for (const route of routes) {
+          const where = `${route.method} ${route.path}`
+          assert.deepStrictEqual(yield* send(route, nested(65)), { status: 400, body: tooDeep }, where)
+          assert.deepStrictEqual(yield* send(route, nested(10_000), "application/json; charset=utf-8"), { status: 400, body: tooDeep }, where)
+          const atCap = yield* send(route, nested(64))
+          assert.notStrictEqual(atCap.body.reason, tooDeep.reason, where)
+          assert.isBelow(atCap.status, 500, where)
+        }
+      }))
   })
 })

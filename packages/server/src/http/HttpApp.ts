@@ -9,6 +9,7 @@ import { OwnerAuthLive } from "./OwnerAuthLive.ts"
 import { DiscoveryHandlers } from "./DiscoveryHandlers.ts"
 import { SellersHandlers } from "./SellersHandlers.ts"
 import { ServicesHandlers } from "./ServicesHandlers.ts"
+import { RefuseNulUrls } from "./NulText.ts"
 import { PaidCallRoute } from "./PaidCallRoute.ts"
 import { PoliciesHandlers } from "./PoliciesHandlers.ts"
 import { SpendAccountsHandlers } from "./SpendAccountsHandlers.ts"
@@ -26,4 +27,4 @@ const ApiRoutes = HttpApiBuilder.layer(Api, { openapiPath: "/openapi.json" }).pi
 )
 
 /** Every route the gateway serves on any chain: the API, paid calls, the reference page at /docs, caching and error bodies. */
-export const HttpApp = Layer.mergeAll(ApiRoutes, PaidCallRoute, HttpApiScalar.layer(Api, { path: "/docs" }), CatalogCaching, ErrorBodies)
+export const HttpApp = Layer.mergeAll(ApiRoutes, PaidCallRoute, HttpApiScalar.layer(Api, { path: "/docs" }), CatalogCaching, RefuseNulUrls, ErrorBodies)

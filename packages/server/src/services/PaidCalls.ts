@@ -1,5 +1,5 @@
 import { encodePaymentResponseHeader } from "@x402/core/http"
-import { Clock, Context, Effect, Layer, Option, Schema } from "effect"
+import { Clock, Context, Effect, Layer, Option, Schedule, Schema } from "effect"
 import { Chain } from "@gateway/chain/Chain"
 import { normalizeCoinType } from "@gateway/domain/chain/SpendAccountModule"
 import type { CatalogEntry } from "@gateway/domain/CatalogEntry"
@@ -79,6 +79,11 @@ export class PaidCalls extends Context.Service<PaidCalls, {
         }
       })
 
+      // The seller has answered: a store that blinks now would strand the payment in flight for
+      // STALE_FORWARD_MS and call the seller twice, so the settling write is retried briefly.
+      const settle = (...args: Parameters<typeof repo.settle>) =>
+        repo.settle(...args).pipe(Effect.retry({ schedule: Schedule.exponential("20 millis"), times: 6 }))
+
       // Uninterruptible from here to the settled record: a caller who hangs up must not leave the payment stuck in flight.
       const forward = (request: PaidCallRequest, target: Forwardable, credential: PaymentCredential, payer: string) =>
         Effect.uninterruptible(forwardOnce(request, target, credential, payer))
@@ -105,13 +110,13 @@ export class PaidCalls extends Context.Service<PaidCalls, {
         }).pipe(Effect.option)
         const at = yield* now
         if (Option.isNone(response) || response.value.status >= 500) {
-          yield* repo.settle(credential.digest, "upstream_failed", Option.isSome(response) ? response.value.status : null, at)
+          yield* settle(credential.digest, "upstream_failed", Option.isSome(response) ? response.value.status : null, at)
           return yield* new Unavailable({
             message: "The seller's service failed; your payment is kept",
             reason: "upstream_failed_retry_with_the_same_credential"
           })
         }
-        yield* repo.settle(credential.digest, "forwarded", response.value.status, at)
+        yield* settle(credential.digest, "forwarded", response.value.status, at)
         const receipt = { method: "sui", reference: credential.digest, status: "success", timestamp: at.toISOString() }
         return {
           _tag: "Forwarded" as const,

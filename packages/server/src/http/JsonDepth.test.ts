@@ -1,0 +1,46 @@
+import { assert, describe, it } from "@effect/vitest"
+import fc from "fast-check"
+import { exceedsJsonDepth, MAX_JSON_DEPTH } from "./JsonDepth.ts"
+
+/** The nesting depth of a parsed value, the oracle the scan must agree with. */
+const depthOf = (value: unknown): number =>
+  typeof value !== "object" || value === null
+    ? 0
+    : 1 + Math.max(0, ...(Array.isArray(value) ? value : Object.values(value)).map(depthOf))
+
+const nested = (levels: number) => "[".repeat(levels) + "]".repeat(levels)
+
+describe("JSON depth", () => {
+  it("counts objects and arrays, not scalars", () => {
+    assert.isFalse(exceedsJsonDepth("42", 0))
+    assert.isFalse(exceedsJsonDepth("\"text\"", 0))
+    assert.isTrue(exceedsJsonDepth("[]", 0))
+    assert.isFalse(exceedsJsonDepth("[]", 1))
+    assert.isTrue(exceedsJsonDepth("{\"a\":[{}]}", 2))
+    assert.isFalse(exceedsJsonDepth("{\"a\":[{}]}", 3))
+    assert.isFalse(exceedsJsonDepth("[[],[],{}]", 2))
+  })
+
+  it("ignores brackets inside strings, escaped quotes included", () => {
+    assert.isFalse(exceedsJsonDepth("\"[[[[{{{{\"", 0))
+    assert.isFalse(exceedsJsonDepth("[\"\\\"[[[[\"]", 1))
+    assert.isTrue(exceedsJsonDepth("[\"\\\\\",[[]]]", 2))
+    assert.isFalse(exceedsJsonDepth("{\"[[[\":\"]]]\"}", 1))
+  })
+
+  it("allows exactly the cap, refuses one level more, and refuses 10,000 levels", () => {
+    assert.isFalse(exceedsJsonDepth(nested(MAX_JSON_DEPTH), MAX_JSON_DEPTH))
+    assert.isTrue(exceedsJsonDepth(nested(MAX_JSON_DEPTH + 1), MAX_JSON_DEPTH))
+    assert.isTrue(exceedsJsonDepth(nested(10_000), MAX_JSON_DEPTH))
+  })
+
+  it("agrees with the depth of the parsed value for any JSON document", () => {
+    fc.assert(
+      fc.property(fc.jsonValue({ maxDepth: 8 }), fc.nat({ max: 9 }), (value, limit) => {
+        const text = JSON.stringify(value)
+        assert.strictEqual(exceedsJsonDepth(text, limit), depthOf(JSON.parse(text)) > limit, text)
+      }),
+      { seed: 64, numRuns: 1000 }
+    )
+  })
+})
