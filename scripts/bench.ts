@@ -49,8 +49,12 @@ const terms = (name: string, payTo: SuiAddress, upstreamUrl = "http://127.0.0.1:
   upstreamUrl
 })
 
+/** Progress on stderr, so a person running it sees where it is; the results go to stdout. */
+const step = (message: string) => Effect.sync(() => process.stderr.write(`▸ ${message}\n`))
+
 /** Part A: the server in its own process, loaded over loopback. */
 const partA = Effect.gen(function*() {
+  yield* step("start-up, three times")
   const env = process.env.DATABASE_URL === undefined ? { DATA_DIR: "memory://" } : {}
   const startups: Array<number> = []
   for (let i = 0; i < 3; i++) {
@@ -58,6 +62,7 @@ const partA = Effect.gen(function*() {
     startups.push(probe.startupMs)
     yield* Effect.promise(probe.stop)
   }
+  yield* step("seeding 1,000 live services")
   const gateway = yield* Effect.promise(() => startGateway(env))
   const pid = gateway.process.pid ?? 0
   const rssIdle = rssMiB(pid)
@@ -75,6 +80,7 @@ const partA = Effect.gen(function*() {
   const entry = yield* client.services.get({ params: { id } })
   const baseline = yield* Effect.promise(() => startBaseline(JSON.stringify(entry)))
   const run = (url: string) => Effect.promise(() => medianOf3(() => load({ url, connections: 32, seconds: SECONDS })))
+  yield* step("loads: baseline, get by id, search, 402 minting")
   const baselineFigures = yield* run(baseline.url)
   const getById = yield* run(`${gateway.url}/v1/services/${id}`)
   const search = yield* run(`${gateway.url}/v1/services?q=service%2042`)
@@ -110,6 +116,7 @@ const partB = Effect.gen(function*() {
     }))
   yield* Effect.sleep("100 millis")
 
+  yield* step("signer lifecycle, 8 lanes")
   const stages = { build: [] as Array<number>, execute: [] as Array<number>, finality: [] as Array<number>, finalize: [] as Array<number> }
   const cycles = 10
   const started = performance.now()
@@ -139,6 +146,7 @@ const partB = Effect.gen(function*() {
   const lifecycleSeconds = (performance.now() - started) / 1000
   const cyclesPerSecond = (lanes.length * cycles) / lifecycleSeconds
 
+  yield* step("paid calls against the seller directly")
   // A paid call end to end against calling the seller directly.
   const upstream = yield* localUpstream()
   const asSeller = withOwner((yield* signIn(client, new Ed25519Keypair())).authorization)

@@ -6,8 +6,8 @@ import { SuiAddress } from "./SuiAddress.ts"
 
 export const HttpMethodName = Schema.Literals(["GET", "POST", "PUT", "PATCH", "DELETE"])
 
-/** draft → live ⇄ paused → retired (docs/decisions.md). */
-export const ServiceStatus = Schema.Literals(["draft", "live", "paused", "retired"])
+/** draft → live, once; a live service's edits go live on activation (docs/decisions.md). */
+export const ServiceStatus = Schema.Literals(["draft", "live"])
 export type ServiceStatus = typeof ServiceStatus.Type
 
 export const Dialect = Schema.Literals(["mpp", "x402"])

@@ -6,7 +6,7 @@ import { Chain } from "@gateway/chain/Chain"
 import { JsonRpcFront } from "@gateway/chain/local/JsonRpcFront"
 import * as SuiChain from "@gateway/chain/sui/SuiChain"
 import { AppConfig } from "./Config.ts"
-import { createGatewayServer } from "./http/ClientErrors.ts"
+import { createGatewayServer } from "./http/GatewayNodeServer.ts"
 import { HttpApp } from "./http/HttpApp.ts"
 import { CatalogRepo } from "./repositories/CatalogRepo.ts"
 import { GatewayKeyRepo } from "./repositories/GatewayKeyRepo.ts"
@@ -21,6 +21,7 @@ import { OwnerSessions } from "./services/OwnerSessions.ts"
 import { PaidCalls } from "./services/PaidCalls.ts"
 import { Policies } from "./services/Policies.ts"
 import { PublicUrl } from "./services/PublicUrl.ts"
+import { ServiceReadCache } from "./services/ServiceReadCache.ts"
 import { Signers } from "./services/Signers.ts"
 import { SpendAccounts } from "./services/SpendAccounts.ts"
 import { withRequestId } from "./observability/Logging.ts"
@@ -29,7 +30,7 @@ import { layerMigrations } from "./storage/Migrations.ts"
 /** Request bodies above this are refused with INVALID before any handler runs. */
 export const MAX_BODY = ByteSize.kibibytes(64)
 
-const Base = Layer.mergeAll(SessionRepo.layer, PolicyRepo.layer, SignerRepo.layer, CatalogRepo.layer, PaymentRepo.layer, GatewayKeyRepo.layer, PublicUrl.layer)
+const Base = Layer.mergeAll(SessionRepo.layer, PolicyRepo.layer, SignerRepo.layer, CatalogRepo.layer, PaymentRepo.layer, GatewayKeyRepo.layer, PublicUrl.layer, ServiceReadCache.layer)
 
 const Core = Layer.mergeAll(OwnerSessions.layer, Policies.layer, GrantVerification.layer, Catalog.layer).pipe(Layer.provideMerge(Base))
 

@@ -21,7 +21,7 @@ export class SellersApi extends HttpApiGroup.make("sellers")
       params: { id: ServiceId },
       payload: RegisterService,
       success: ManagedService,
-      error: [NotFound, Conflict, UnsupportedAsset]
+      error: [NotFound, UnsupportedAsset]
     }),
     HttpApiEndpoint.post("activate", "/v1/services/:id/activate", {
       params: { id: ServiceId },

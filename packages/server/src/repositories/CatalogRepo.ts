@@ -145,7 +145,7 @@ export class CatalogRepo extends Context.Service<CatalogRepo, {
               // The draft is always the active revision + 1, so each activation raises activeRevision by exactly one.
               const rows = yield* sql<{ next: number }>`UPDATE services
                   SET draft_revision = active_revision + 1, updated_at = ${now.toISOString()}
-                  WHERE id = ${id} AND owner_address = ${owner} AND status <> 'retired'
+                  WHERE id = ${id} AND owner_address = ${owner}
                   RETURNING draft_revision AS next`
               const next = rows[0]?.next
               if (next === undefined) return Option.none<number>()

@@ -9,6 +9,7 @@ import { AppConfig } from "../Config.ts"
 import { CatalogRepo, type Revision, type ServiceWithRevisions } from "../repositories/CatalogRepo.ts"
 import { newId } from "./NewId.ts"
 import { PublicUrl } from "./PublicUrl.ts"
+import { ServiceReadCache } from "./ServiceReadCache.ts"
 
 const notFound = () => new NotFound({ message: "No such service", reason: "unknown_service" })
 
@@ -27,7 +28,7 @@ export interface CatalogPage {
  */
 export class Catalog extends Context.Service<Catalog, {
   register(owner: SuiAddress, body: RegisterService): Effect.Effect<ManagedService, UnsupportedAsset | Unavailable>
-  edit(owner: SuiAddress, id: ServiceId, body: RegisterService): Effect.Effect<ManagedService, NotFound | Conflict | UnsupportedAsset | Unavailable>
+  edit(owner: SuiAddress, id: ServiceId, body: RegisterService): Effect.Effect<ManagedService, NotFound | UnsupportedAsset | Unavailable>
   activate(owner: SuiAddress, id: ServiceId): Effect.Effect<ManagedService, NotFound | Conflict | Unavailable>
   manage(owner: SuiAddress, id: ServiceId): Effect.Effect<ManagedService, NotFound | Unavailable>
   get(id: string): Effect.Effect<CatalogEntry, NotFound | Unavailable>
@@ -44,6 +45,7 @@ export class Catalog extends Context.Service<Catalog, {
       const config = yield* AppConfig
       const publicUrl = yield* PublicUrl
       const chain = yield* Chain
+      const readCache = yield* ServiceReadCache
       const supported = new Set(config.supportedAssets.map(normalizeCoinType))
       const now = Effect.map(Clock.currentTimeMillis, (ms) => new Date(ms))
 
@@ -151,7 +153,7 @@ export class Catalog extends Context.Service<Catalog, {
           yield* owned(owner, id)
           yield* checkAsset(body)
           const added = yield* repo.addRevision({ id, owner, revision: revisionOf(body), now: yield* now })
-          if (Option.isNone(added)) return yield* new Conflict({ message: "The service cannot be edited", reason: "service_is_retired" })
+          if (Option.isNone(added)) return yield* notFound()
           return managed(yield* owned(owner, id))
         }),
         activate: Effect.fn("Catalog.activate")(function*(owner, id) {
@@ -159,6 +161,7 @@ export class Catalog extends Context.Service<Catalog, {
           const activated = yield* repo.activate({ id, owner, now: yield* now })
           if (Option.isNone(activated)) return yield* new Conflict({ message: "Nothing to activate", reason: "no_draft_revision" })
           yield* Cache.invalidate(entries, id)
+          readCache.invalidate(id)
           return managed(yield* owned(owner, id))
         }),
         manage: Effect.fn("Catalog.manage")(function*(owner, id) {

@@ -1,0 +1,58 @@
+import { Context, Layer } from "effect"
+
+/** A public catalog read as it was answered: body, its media type and ETag. */
+export interface CachedRead {
+  readonly bytes: Uint8Array
+  readonly contentType: string
+  readonly etag: string
+}
+
+/** How long a service's page is served from memory; the same second the catalog's own cache keeps. */
+export const READ_TTL_MS = 1_000
+const CAPACITY = 10_000
+
+/** `/v1/services/{id}` and `/v1/services/{id}.md`: the reads whose answers depend on one service only. */
+const serviceOfPath = (path: string) => /^\/v1\/services\/([^/.]+)(?:\.md)?$/.exec(path)?.[1]
+
+/** The cache key of a hot read (a service's page, or a listing with its query), or undefined for any other request. */
+export const hotReadKey = (path: string, search: string) =>
+  serviceOfPath(path) !== undefined ? path : path === "/v1/services" ? `${path}${search}` : undefined
+
+const isListing = (key: string) => key === "/v1/services" || key.startsWith("/v1/services?")
+
+/**
+ * The answered bytes of the hottest reads, `GET /v1/services/{id}` (and its
+ * `.md`) and `GET /v1/services?…` listings, kept for a second so a hit skips
+ * the API pipeline (routing, SQL, schema encoding, hashing) entirely. This
+ * replica's activation of a service drops that service's pages and every
+ * listing at once; another replica's shows within the second, as with the
+ * catalog's own cache.
+ */
+export class ServiceReadCache extends Context.Service<ServiceReadCache, {
+  get(key: string, nowMs: number): CachedRead | undefined
+  put(key: string, read: CachedRead, nowMs: number): void
+  invalidate(serviceId: string): void
+}>()("@gateway/server/ServiceReadCache") {
+  static readonly layer = Layer.sync(ServiceReadCache, () => {
+    const reads = new Map<string, CachedRead & { readonly expiresAtMs: number }>()
+    return ServiceReadCache.of({
+      get: (key, nowMs) => {
+        const read = reads.get(key)
+        if (read === undefined) return undefined
+        if (read.expiresAtMs > nowMs) return read
+        reads.delete(key)
+        return undefined
+      },
+      put: (key, read, nowMs) => {
+        // Oldest first: a Map keeps insertion order.
+        if (reads.size >= CAPACITY) reads.delete(reads.keys().next().value ?? key)
+        reads.set(key, { ...read, expiresAtMs: nowMs + READ_TTL_MS })
+      },
+      invalidate: (serviceId) => {
+        reads.delete(`/v1/services/${serviceId}`)
+        reads.delete(`/v1/services/${serviceId}.md`)
+        for (const key of reads.keys()) if (isListing(key)) reads.delete(key)
+      }
+    })
+  })
+}
