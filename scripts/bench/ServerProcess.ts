@@ -34,7 +34,8 @@ export const startGateway = async (env: Record<string, string>): Promise<Running
   const port = await freePort()
   const started = performance.now()
   const child = spawn(process.execPath, ["packages/server/src/main.ts"], {
-    env: { ...process.env, ...env, PORT: String(port), HOST: "127.0.0.1" },
+    // The same compile cache `npm start` gives the server (package.json).
+    env: { NODE_COMPILE_CACHE: "node_modules/.cache/node-compile", ...process.env, ...env, PORT: String(port), HOST: "127.0.0.1" },
     stdio: ["ignore", "ignore", "inherit"]
   })
   const url = `http://127.0.0.1:${port}`
