@@ -1,9 +1,9 @@
-import { randomBytes } from "node:crypto"
 import { assert, describe, it } from "@effect/vitest"
 import { Config, Effect, Layer, Option } from "effect"
 import { SqlClient } from "effect/sql"
 import * as Database from "../src/storage/Database.ts"
 import { layerMigrations } from "../src/storage/Migrations.ts"
+import { freshSchema } from "./TestServer.ts"
 
 /** Each migration's id and how many times it is recorded as applied. */
 const applied = Effect.gen(function*() {
@@ -30,13 +30,7 @@ describe("migrations", () => {
         yield* migrate
         return exactlyOnceEach(yield* applied.pipe(Effect.provide(store)))
       }
-      const schema = `test_${randomBytes(8).toString("hex")}`
-      const admin = (statement: string) =>
-        Effect.gen(function*() {
-          const sql = yield* SqlClient.SqlClient
-          yield* sql.unsafe(statement)
-        }).pipe(Effect.provide(Database.layerPostgres(url.value)))
-      yield* Effect.acquireRelease(admin(`CREATE SCHEMA ${schema}`), () => admin(`DROP SCHEMA ${schema} CASCADE`).pipe(Effect.ignore))
+      const schema = yield* freshSchema(url.value)
       const replica = () => Layer.build(Layer.fresh(layerMigrations.pipe(Layer.provideMerge(Database.layerPostgres(url.value, { schema })))))
       const [first] = yield* Effect.all([replica(), replica(), replica()], { concurrency: "unbounded" })
       const rows = yield* applied.pipe(Effect.provide(first))

@@ -42,6 +42,26 @@ describe("delegated signer rules", () => {
       return { client, ...(yield* fundedOwner(client)) }
     })
 
+    /** A signer over two assets (SUI and a fresh coin with its own funded pool), not yet finalized. */
+    const twoAssetSigner = (coinName: string, key: string) =>
+      Effect.gen(function*() {
+        const ledger = yield* TestLedger
+        const { client, owner, asOwner } = yield* setup
+        const coin = yield* ledger.newCoinType(coinName)
+        yield* ledger.fundPool(owner, coin, 1_000_000n)
+        const request = createRequest(newAgent(), key)
+        const created = yield* client.delegatedSigners.create({
+          ...request,
+          payload: {
+            ...request.payload,
+            assetScopes: [...request.payload.assetScopes, { asset: coin, totalBudgetAtomic: amount(500n), maxPerPaymentAtomic: amount(50n) }]
+          }
+        }).pipe(asOwner)
+        const [first, second] = created.grants
+        if (first === undefined || second === undefined) return yield* Effect.die("two grants were not prepared")
+        return { client, owner, asOwner, id: created.delegatedSignerId, first, second }
+      })
+
     const signerOf = (client: GatewayClient, asOwner: ReturnType<typeof withOwner>, id: DelegatedSignerId) =>
       Effect.map(client.delegatedSigners.get({ params: { id } }).pipe(asOwner), ({ delegatedSigner }) => delegatedSigner)
 
@@ -269,20 +289,7 @@ describe("delegated signer rules", () => {
         const repo = yield* Effect.provide(Effect.gen(function*() {
           return yield* SignerRepo
         }), SignerRepo.layer)
-        const { client, owner, asOwner } = yield* setup
-        const TEST = yield* ledger.newCoinType("STALE")
-        yield* ledger.fundPool(owner, TEST, 1_000_000n)
-        const request = createRequest(newAgent(), "stale-read")
-        const created = yield* client.delegatedSigners.create({
-          ...request,
-          payload: {
-            ...request.payload,
-            assetScopes: [...request.payload.assetScopes, { asset: TEST, totalBudgetAtomic: amount(500n), maxPerPaymentAtomic: amount(50n) }]
-          }
-        }).pipe(asOwner)
-        const [first, second] = created.grants
-        if (first === undefined || second === undefined) return assert.fail("two grants")
-        const id = created.delegatedSignerId
+        const { client, owner, asOwner, id, first, second } = yield* twoAssetSigner("STALE", "stale-read")
         const digest = yield* ledger.execute(first.txKindBytes, owner)
         yield* ledger.checkpoint
         yield* client.delegatedSigners.finalizeCreate({ params: { id, grantId: first.grantId }, payload: { digest } }).pipe(asOwner)
@@ -366,20 +373,7 @@ describe("delegated signer rules", () => {
       Effect.gen(function*() {
         const ledger = yield* TestLedger
         const local = yield* LocalLedger
-        const { client, owner, asOwner } = yield* setup
-        const TEST = yield* ledger.newCoinType("LATE")
-        yield* ledger.fundPool(owner, TEST, 1_000_000n)
-        const request = createRequest(newAgent(), "abandoned")
-        const created = yield* client.delegatedSigners.create({
-          ...request,
-          payload: {
-            ...request.payload,
-            assetScopes: [...request.payload.assetScopes, { asset: TEST, totalBudgetAtomic: amount(500n), maxPerPaymentAtomic: amount(50n) }]
-          }
-        }).pipe(asOwner)
-        const [live, late] = created.grants
-        if (live === undefined || late === undefined) return assert.fail("two grants")
-        const id = created.delegatedSignerId
+        const { client, owner, asOwner, id, first: live, second: late } = yield* twoAssetSigner("LATE", "abandoned")
         const run = (txKindBytes: string) => Effect.flatMap(ledger.execute(txKindBytes, owner), (digest) => Effect.as(ledger.checkpoint, digest))
         yield* client.delegatedSigners.finalizeCreate({ params: { id, grantId: live.grantId }, payload: { digest: yield* run(live.txKindBytes) } })
           .pipe(asOwner)

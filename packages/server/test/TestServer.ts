@@ -31,6 +31,19 @@ export const testConfig: AppConfigShape = {
   signInPerMinute: 1000
 }
 
+/** A new schema of that PostgreSQL for the scope's lifetime, dropped with everything in it afterwards. */
+export const freshSchema = (url: Redacted.Redacted) =>
+  Effect.gen(function*() {
+    const schema = `test_${randomBytes(8).toString("hex")}`
+    const admin = (statement: string) =>
+      Effect.gen(function*() {
+        const sql = yield* SqlClient.SqlClient
+        yield* sql.unsafe(statement)
+      }).pipe(Effect.provide(Database.layerPostgres(url)))
+    yield* Effect.acquireRelease(admin(`CREATE SCHEMA ${schema}`), () => admin(`DROP SCHEMA ${schema} CASCADE`).pipe(Effect.ignore))
+    return schema
+  })
+
 /**
  * The store a test server runs on: PGlite in memory, or, when
  * TEST_DATABASE_URL is set, a fresh schema of that PostgreSQL that is dropped
@@ -40,14 +53,7 @@ export const TestStore: Layer.Layer<SqlClient.SqlClient> = Layer.unwrap(
   Effect.gen(function*() {
     const url = yield* Config.option(Config.Redacted("TEST_DATABASE_URL"))
     if (Option.isNone(url)) return Database.layerPglite(Option.none())
-    const schema = `test_${randomBytes(8).toString("hex")}`
-    const admin = (statement: string) =>
-      Effect.gen(function*() {
-        const sql = yield* SqlClient.SqlClient
-        yield* sql.unsafe(statement)
-      }).pipe(Effect.provide(Database.layerPostgres(url.value)))
-    yield* Effect.acquireRelease(admin(`CREATE SCHEMA ${schema}`), () => admin(`DROP SCHEMA ${schema} CASCADE`).pipe(Effect.ignore))
-    return Database.layerPostgres(url.value, { schema })
+    return Database.layerPostgres(url.value, { schema: yield* freshSchema(url.value) })
   })
 ).pipe(Layer.orDie)
 
