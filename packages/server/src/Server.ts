@@ -1,5 +1,5 @@
 import { NodeHttpServer } from "@effect/platform-node"
-import { ByteSize, Layer } from "effect"
+import { ByteSize, Effect, Layer } from "effect"
 import { HttpIncomingMessage, HttpMiddleware, HttpRouter } from "effect/http"
 import { SqlClient } from "effect/sql"
 import { Chain } from "@gateway/chain/Chain"
@@ -41,13 +41,17 @@ export const layerStore = <E, R>(store: Layer.Layer<SqlClient.SqlClient, E, R>) 
 
 const serve = <R>(chainRoutes: Layer.Layer<never, never, R>) =>
   Layer.unwrap(
-    AppConfig.useSync((config) =>
-      HttpRouter.serve(Layer.mergeAll(HttpApp, chainRoutes), { disableLogger: true, middleware: (app) => withRequestId(HttpMiddleware.logger(app)) }).pipe(
+    Effect.gen(function*() {
+      const config = yield* AppConfig
+      // The same cache the catalog fills and invalidates: the Node server answers fresh hot reads from it.
+      const reads = yield* ServiceReadCache
+      return HttpRouter.serve(Layer.mergeAll(HttpApp, chainRoutes), { disableLogger: true, middleware: (app) => withRequestId(HttpMiddleware.logger(app)) }).pipe(
         Layer.provide(Services),
-        Layer.provideMerge(NodeHttpServer.layer(createGatewayServer, { host: config.host, port: config.port })),
+        Layer.provideMerge(NodeHttpServer.layer(() => createGatewayServer(reads), { host: config.host, port: config.port })),
         Layer.provide(Layer.succeed(HttpIncomingMessage.MaxBodySize, MAX_BODY))
-      ))
-  )
+      )
+    })
+  ).pipe(Layer.provide(ServiceReadCache.layer))
 
 /**
  * The gateway on the embedded chain: the HTTP app on a Node server at the

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto"
-import { Clock, Effect } from "effect"
+import { Effect } from "effect"
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
-import { type CachedRead, hotReadKey, ServiceReadCache } from "../services/ServiceReadCache.ts"
+import { CATALOG_CACHE_CONTROL, type CachedRead, holdsCurrent, hotReadKey, ServiceReadCache } from "../services/ServiceReadCache.ts"
 
 /** Public reads that callers may cache briefly: the catalog and the agent documents. */
 const cacheable = (path: string) =>
@@ -11,15 +11,7 @@ const cacheable = (path: string) =>
 const bytesOf = (body: HttpServerResponse.HttpServerResponse["body"]): Uint8Array | undefined =>
   body._tag === "Uint8Array" ? body.body : body._tag === "Raw" && typeof body.body === "string" ? new TextEncoder().encode(body.body) : undefined
 
-/** RFC 9110 If-None-Match: a list of tags compared weakly, or `*` for any. */
-const holdsCurrent = (ifNoneMatch: string | undefined, etag: string) =>
-  ifNoneMatch !== undefined &&
-  ifNoneMatch.split(",").some((tag) => {
-    const t = tag.trim()
-    return t === "*" || t.replace(/^W\//, "") === etag.replace(/^W\//, "")
-  })
-
-const HEADERS = { "cache-control": "public, max-age=5" }
+const HEADERS = { "cache-control": CATALOG_CACHE_CONTROL }
 
 const answer = (read: CachedRead, ifNoneMatch: string | undefined) =>
   holdsCurrent(ifNoneMatch, read.etag)
@@ -29,8 +21,9 @@ const answer = (read: CachedRead, ifNoneMatch: string | undefined) =>
 /**
  * ETag and Cache-Control on public catalog reads, and 304 when the caller
  * already holds that representation. Five seconds: short enough that an
- * activation shows up quickly, long enough to spare the store a burst. A
- * service's own page is answered from ServiceReadCache while it is fresh.
+ * activation shows up quickly, long enough to spare the store a burst. Hot
+ * reads answered here are kept in ServiceReadCache, which the Node server
+ * answers from while they are fresh.
  */
 export const CatalogCaching = HttpRouter.middleware(
   (httpEffect) =>
@@ -41,10 +34,6 @@ export const CatalogCaching = HttpRouter.middleware(
       const path = url.pathname
       const ifNoneMatch = request.headers["if-none-match"]
       const hot = request.method === "GET" ? hotReadKey(path, url.search) : undefined
-      if (hot !== undefined) {
-        const cached = reads.get(hot, yield* Clock.currentTimeMillis)
-        if (cached !== undefined) return answer(cached, ifNoneMatch)
-      }
       const response = yield* httpEffect
       if (request.method !== "GET" || response.status !== 200 || !cacheable(path)) return response
       const bytes = bytesOf(response.body)
@@ -54,7 +43,7 @@ export const CatalogCaching = HttpRouter.middleware(
         contentType: response.body._tag === "Empty" ? "application/json" : response.body.contentType ?? "application/json",
         etag: `W/"${createHash("sha256").update(bytes).digest("base64url").slice(0, 22)}"`
       }
-      if (hot !== undefined) reads.put(hot, read, yield* Clock.currentTimeMillis)
+      if (hot !== undefined) reads.put(hot, read)
       return answer(read, ifNoneMatch)
     }),
   { global: true }

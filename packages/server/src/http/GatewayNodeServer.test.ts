@@ -1,23 +1,49 @@
 import type { AddressInfo } from "node:net"
 import { assert, describe, it } from "@effect/vitest"
+import { Effect } from "effect"
+import { ServiceReadCache } from "../services/ServiceReadCache.ts"
 import { createGatewayServer } from "./GatewayNodeServer.ts"
 
+const withServer = async (run: (origin: string, server: ReturnType<typeof createGatewayServer>, reads: ServiceReadCache["Service"]) => Promise<void>) => {
+  const reads = Effect.runSync(Effect.provide(Effect.gen(function*() {
+    return yield* ServiceReadCache
+  }), ServiceReadCache.layer))
+  const server = createGatewayServer(reads)
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
+  try {
+    await run(`http://127.0.0.1:${(server.address() as AddressInfo).port}`, server, reads)
+  } finally {
+    server.closeAllConnections()
+    await new Promise((resolve) => server.close(resolve))
+  }
+}
+
 describe("the gateway's node:http server", () => {
-  it("answers 503 with the error body until the app's handler is attached, then leaves requests to it", async () => {
-    const server = createGatewayServer()
-    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
-    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/health`
-    try {
-      const starting = await fetch(url)
+  it("answers 503 with the error body until the app's handler is attached, then leaves requests to it", () =>
+    withServer(async (origin, server) => {
+      const starting = await fetch(`${origin}/health`)
       assert.strictEqual(starting.status, 503)
       assert.deepStrictEqual(await starting.json(), { ok: false, code: "UNAVAILABLE", message: "The gateway is starting", reason: "starting" })
       server.on("request", (_request, response) => response.end("app"))
-      const served = await fetch(url)
+      const served = await fetch(`${origin}/health`)
       assert.strictEqual(served.status, 200)
       assert.strictEqual(await served.text(), "app")
-    } finally {
-      server.closeAllConnections()
-      await new Promise((resolve) => server.close(resolve))
-    }
-  })
+    }))
+
+  it("answers a fresh hot read itself (200, or 304 for its tag) and leaves every other request, and an invalidated read, to the app", () =>
+    withServer(async (origin, server, reads) => {
+      server.on("request", (_request, response) => response.end("app"))
+      const bytes = new TextEncoder().encode(`{"id":"svc_1"}`)
+      reads.put("/v1/services/svc_1", { bytes, contentType: "application/json", etag: `W/"abc"` })
+      const hit = await fetch(`${origin}/v1/services/svc_1`)
+      assert.strictEqual(hit.status, 200)
+      assert.strictEqual(await hit.text(), `{"id":"svc_1"}`)
+      assert.strictEqual(hit.headers.get("etag"), `W/"abc"`)
+      assert.strictEqual(hit.headers.get("cache-control"), "public, max-age=5")
+      assert.strictEqual((await fetch(`${origin}/v1/services/svc_1`, { headers: { "if-none-match": `"x", W/"abc"` } })).status, 304)
+      assert.strictEqual(await (await fetch(`${origin}/v1/services/svc_2`)).text(), "app")
+      assert.strictEqual(await (await fetch(`${origin}/v1/services/svc_1`, { method: "POST" })).text(), "app")
+      reads.invalidate("svc_1")
+      assert.strictEqual(await (await fetch(`${origin}/v1/services/svc_1`)).text(), "app")
+    }))
 })

@@ -1,5 +1,6 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http"
+import { IncomingMessage, Server, ServerResponse } from "node:http"
 import type { Duplex } from "node:stream"
+import { CATALOG_CACHE_CONTROL, holdsCurrent, hotReadKey, type ServiceReadCache } from "../services/ServiceReadCache.ts"
 
 const body = (code: "INVALID" | "UNAVAILABLE", message: string, reason: string) => JSON.stringify({ ok: false, code, message, reason })
 
@@ -28,8 +29,46 @@ const answerWhileStarting = (server: Server) => (_request: IncomingMessage, resp
   response.writeHead(503, { "content-type": "application/json", "content-length": Buffer.byteLength(text), "retry-after": "1" }).end(text)
 }
 
-/** `node:http`'s server, answering what no handler can with the error body. */
-export const createGatewayServer = (): Server => {
-  const server = createServer().on("clientError", refuseMalformed)
-  return server.on("request", answerWhileStarting(server))
+/**
+ * A fresh hot catalog read (ServiceReadCache) is answered here, before the
+ * request becomes an effect fiber: the bytes, media type and ETag the app
+ * answered within the last second, or 304. These hits get no access-log line
+ * of their own; everything else goes to the app as usual.
+ */
+const answerHotRead = (reads: ServiceReadCache["Service"], request: IncomingMessage, response: ServerResponse) => {
+  if (request.method !== "GET" || request.url === undefined) return false
+  const query = request.url.indexOf("?")
+  const key = hotReadKey(query === -1 ? request.url : request.url.slice(0, query), query === -1 ? "" : request.url.slice(query))
+  const read = key === undefined ? undefined : reads.get(key)
+  if (read === undefined) return false
+  if (holdsCurrent(request.headers["if-none-match"], read.etag)) {
+    response.writeHead(304, { etag: read.etag, "cache-control": CATALOG_CACHE_CONTROL }).end()
+  } else {
+    response.writeHead(200, {
+      "content-type": read.contentType,
+      "content-length": read.bytes.byteLength,
+      etag: read.etag,
+      "cache-control": CATALOG_CACHE_CONTROL
+    }).end(read.bytes)
+  }
+  return true
 }
+
+/** `node:http`'s server, answering what no handler can with the error body, and fresh hot reads itself. */
+class GatewayServer extends Server {
+  readonly reads: ServiceReadCache["Service"]
+  constructor(reads: ServiceReadCache["Service"]) {
+    super()
+    this.reads = reads
+    this.on("clientError", refuseMalformed)
+    this.on("request", answerWhileStarting(this))
+  }
+  override emit(event: string, ...args: Array<unknown>): boolean {
+    const [request, response] = args
+    const answered = event === "request" && request instanceof IncomingMessage && response instanceof ServerResponse &&
+      answerHotRead(this.reads, request, response)
+    return answered || super.emit(event, ...args)
+  }
+}
+
+export const createGatewayServer = (reads: ServiceReadCache["Service"]): Server => new GatewayServer(reads)

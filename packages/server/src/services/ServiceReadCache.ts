@@ -1,5 +1,16 @@
 import { Context, Layer } from "effect"
 
+/** The headers every public catalog read carries besides its ETag. */
+export const CATALOG_CACHE_CONTROL = "public, max-age=5"
+
+/** RFC 9110 If-None-Match: a list of tags compared weakly, or `*` for any. */
+export const holdsCurrent = (ifNoneMatch: string | undefined, etag: string) =>
+  ifNoneMatch !== undefined &&
+  ifNoneMatch.split(",").some((tag) => {
+    const t = tag.trim()
+    return t === "*" || t.replace(/^W\//, "") === etag.replace(/^W\//, "")
+  })
+
 /** A public catalog read as it was answered: body, its media type and ETag. */
 export interface CachedRead {
   readonly bytes: Uint8Array
@@ -22,31 +33,31 @@ const isListing = (key: string) => key === "/v1/services" || key.startsWith("/v1
 
 /**
  * The answered bytes of the hottest reads, `GET /v1/services/{id}` (and its
- * `.md`) and `GET /v1/services?…` listings, kept for a second so a hit skips
- * the API pipeline (routing, SQL, schema encoding, hashing) entirely. This
- * replica's activation of a service drops that service's pages and every
- * listing at once; another replica's shows within the second, as with the
- * catalog's own cache.
+ * `.md`) and `GET /v1/services?…` listings, kept for a second of wall time so
+ * a hit is answered by the Node server itself, before effect's pipeline
+ * (GatewayNodeServer). This replica's activation of a service drops that
+ * service's pages and every listing at once; another replica's shows within
+ * the second, as with the catalog's own cache.
  */
 export class ServiceReadCache extends Context.Service<ServiceReadCache, {
-  get(key: string, nowMs: number): CachedRead | undefined
-  put(key: string, read: CachedRead, nowMs: number): void
+  get(key: string): CachedRead | undefined
+  put(key: string, read: CachedRead): void
   invalidate(serviceId: string): void
 }>()("@gateway/server/ServiceReadCache") {
   static readonly layer = Layer.sync(ServiceReadCache, () => {
     const reads = new Map<string, CachedRead & { readonly expiresAtMs: number }>()
     return ServiceReadCache.of({
-      get: (key, nowMs) => {
+      get: (key) => {
         const read = reads.get(key)
         if (read === undefined) return undefined
-        if (read.expiresAtMs > nowMs) return read
+        if (read.expiresAtMs > Date.now()) return read
         reads.delete(key)
         return undefined
       },
-      put: (key, read, nowMs) => {
+      put: (key, read) => {
         // Oldest first: a Map keeps insertion order.
         if (reads.size >= CAPACITY) reads.delete(reads.keys().next().value ?? key)
-        reads.set(key, { ...read, expiresAtMs: nowMs + READ_TTL_MS })
+        reads.set(key, { ...read, expiresAtMs: Date.now() + READ_TTL_MS })
       },
       invalidate: (serviceId) => {
         reads.delete(`/v1/services/${serviceId}`)
