@@ -34,6 +34,7 @@ export const CatalogCaching = HttpRouter.middleware(
       const path = url.pathname
       const ifNoneMatch = request.headers["if-none-match"]
       const hot = request.method === "GET" ? hotReadKey(path, url.search) : undefined
+      const readAt = reads.generation()
       const response = yield* httpEffect
       if (request.method !== "GET" || response.status !== 200 || !cacheable(path)) return response
       const bytes = bytesOf(response.body)
@@ -43,7 +44,7 @@ export const CatalogCaching = HttpRouter.middleware(
         contentType: response.body._tag === "Empty" ? "application/json" : response.body.contentType ?? "application/json",
         etag: `W/"${createHash("sha256").update(bytes).digest("base64url").slice(0, 22)}"`
       }
-      if (hot !== undefined) reads.put(hot, read)
+      if (hot !== undefined) reads.put(hot, read, readAt)
       return answer(read, ifNoneMatch)
     }),
   { global: true }

@@ -34,7 +34,11 @@ describe("the gateway's node:http server", () => {
     withServer(async (origin, server, reads) => {
       server.on("request", (_request, response) => response.end("app"))
       const bytes = new TextEncoder().encode(`{"id":"svc_1"}`)
-      reads.put("/v1/services/svc_1", { bytes, contentType: "application/json", etag: `W/"abc"` })
+      const readAt = reads.generation()
+      reads.invalidate("svc_0")
+      reads.put("/v1/services/svc_1", { bytes, contentType: "application/json", etag: `W/"abc"` }, readAt)
+      assert.strictEqual(await (await fetch(`${origin}/v1/services/svc_1`)).text(), "app", "an answer read before an invalidation is not kept")
+      reads.put("/v1/services/svc_1", { bytes, contentType: "application/json", etag: `W/"abc"` }, reads.generation())
       const hit = await fetch(`${origin}/v1/services/svc_1`)
       assert.strictEqual(hit.status, 200)
       assert.strictEqual(await hit.text(), `{"id":"svc_1"}`)

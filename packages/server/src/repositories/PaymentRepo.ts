@@ -10,6 +10,7 @@ export interface Payment {
   readonly digest: string
   readonly nonce: string
   readonly payer: string
+  readonly amount: string
   readonly status: PaymentStatus
   readonly refusal: string | null
 }
@@ -46,8 +47,8 @@ export class PaymentRepo extends Context.Service<PaymentRepo, {
    * Takes a payment back for one more forward: one whose forward failed, or one left in flight
    * longer than `staleMs` by a request that died. False when another request has it.
    */
-  reclaim(digest: string, now: Date, staleMs: number): Effect.Effect<boolean, Unavailable>
-  settle(digest: string, status: PaymentStatus, upstreamStatus: number | null, now: Date): Effect.Effect<void, Unavailable>
+  reclaim(digest: string, staleMs: number): Effect.Effect<boolean, Unavailable>
+  settle(digest: string, status: PaymentStatus, upstreamStatus: number | null): Effect.Effect<void, Unavailable>
   findPayingGrant(grantObjectId: string): Effect.Effect<Option.Option<PayingGrant>, Unavailable>
 }>()("@gateway/server/PaymentRepo") {
   static readonly layer = Layer.effect(
@@ -56,7 +57,7 @@ export class PaymentRepo extends Context.Service<PaymentRepo, {
       const sql = yield* SqlClient.SqlClient
       return PaymentRepo.of({
         findPayment: (nonce, digest) =>
-          sql<Payment>`SELECT digest, nonce, payer, status, refusal FROM payments
+          sql<Payment>`SELECT digest, nonce, payer, amount, status, refusal FROM payments
               WHERE nonce = ${nonce} OR digest = ${digest} LIMIT 1`.pipe(
             Effect.map((rows) => Option.fromNullishOr(rows[0])),
             storeUnavailable
@@ -65,21 +66,22 @@ export class PaymentRepo extends Context.Service<PaymentRepo, {
           sql`INSERT INTO payments (digest, nonce, service_id, revision, grant_object_id, payer, amount, status, refusal, created_at,
                 updated_at)
               VALUES (${p.digest}, ${p.nonce}, ${p.serviceId}, ${p.revision}, ${p.grantObjectId}, ${p.payer}, ${p.amount},
-                ${p.refusal === null ? "forwarding" : "refused"}, ${p.refusal}, ${p.now.toISOString()}, ${p.now.toISOString()})`.pipe(
+                ${p.refusal === null ? "forwarding" : "refused"}, ${p.refusal}, ${p.now.toISOString()}, now())`.pipe(
             Effect.as(true),
             Effect.catchIf(uniqueViolation, () => Effect.succeed(false)),
             storeUnavailable
           ),
-        reclaim: (digest, now, staleMs) =>
-          sql`UPDATE payments SET status = 'forwarding', updated_at = ${now.toISOString()}
+        reclaim: (digest, staleMs) =>
+          // The database's clock, not a replica's: replicas whose clocks disagree still agree on what is stale.
+          sql`UPDATE payments SET status = 'forwarding', updated_at = now()
               WHERE digest = ${digest} AND (status = 'upstream_failed'
-                OR (status = 'forwarding' AND updated_at < ${new Date(now.getTime() - staleMs).toISOString()}))
+                OR (status = 'forwarding' AND updated_at < now() - make_interval(secs => ${staleMs / 1000})))
               RETURNING digest`.pipe(
             Effect.map((rows) => rows.length === 1),
             storeUnavailable
           ),
-        settle: (digest, status, upstreamStatus, now) =>
-          sql`UPDATE payments SET status = ${status}, upstream_status = ${upstreamStatus}, updated_at = ${now.toISOString()}
+        settle: (digest, status, upstreamStatus) =>
+          sql`UPDATE payments SET status = ${status}, upstream_status = ${upstreamStatus}, updated_at = now()
               WHERE digest = ${digest}`.pipe(Effect.asVoid, storeUnavailable),
         findPayingGrant: (grantObjectId) =>
           sql<{ coin_type: string; pool_id: string; policy_rules: unknown }>`

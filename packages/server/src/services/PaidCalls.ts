@@ -28,6 +28,9 @@ export type PaidCallResult =
 
 type Refusal = NotFound | Conflict | Unavailable | VerificationError
 
+/** Who paid for a forward and how much, as the receipt reports it. */
+type PaidBy = { readonly payer: string; readonly amount: string }
+
 type Forwardable = { readonly entry: CatalogEntry; readonly upstreamUrl: string; readonly upstreamCredentialEnv: string | null }
 
 const UPSTREAM_TIMEOUT_MS = 15_000
@@ -85,14 +88,14 @@ export class PaidCalls extends Context.Service<PaidCalls, {
         repo.settle(...args).pipe(Effect.retry({ schedule: Schedule.exponential("20 millis"), times: 6 }))
 
       // Uninterruptible from here to the settled record: a caller who hangs up must not leave the payment stuck in flight.
-      const forward = (request: PaidCallRequest, target: Forwardable, credential: PaymentCredential, payer: string) =>
-        Effect.uninterruptible(forwardOnce(request, target, credential, payer))
+      const forward = (request: PaidCallRequest, target: Forwardable, credential: PaymentCredential, paid: PaidBy) =>
+        Effect.uninterruptible(forwardOnce(request, target, credential, paid))
 
       const forwardOnce = Effect.fnUntraced(function*(
         request: PaidCallRequest,
         target: Forwardable,
         credential: PaymentCredential,
-        payer: string
+        paid: PaidBy
       ) {
         const headers = new Headers()
         for (const [name, value] of Object.entries(request.headers)) if (value !== undefined && !DROPPED.has(name)) headers.set(name, value)
@@ -110,13 +113,13 @@ export class PaidCalls extends Context.Service<PaidCalls, {
         }).pipe(Effect.option)
         const at = yield* now
         if (Option.isNone(response) || response.value.status >= 500) {
-          yield* settle(credential.digest, "upstream_failed", Option.isSome(response) ? response.value.status : null, at)
+          yield* settle(credential.digest, "upstream_failed", Option.isSome(response) ? response.value.status : null)
           return yield* new Unavailable({
             message: "The seller's service failed; your payment is kept",
             reason: "upstream_failed_retry_with_the_same_credential"
           })
         }
-        yield* settle(credential.digest, "forwarded", response.value.status, at)
+        yield* settle(credential.digest, "forwarded", response.value.status)
         const receipt = { method: "sui", reference: credential.digest, status: "success", timestamp: at.toISOString() }
         return {
           _tag: "Forwarded" as const,
@@ -128,8 +131,9 @@ export class PaidCalls extends Context.Service<PaidCalls, {
               success: true,
               transaction: credential.digest,
               network: x402Network(target.entry.network),
-              payer,
-              amount: target.entry.price
+              payer: paid.payer,
+              // What was paid, under the challenge's revision, even if the service's price changed since.
+              amount: paid.amount
             }),
             "payment-receipt": Buffer.from(JSON.stringify(receipt)).toString("base64url")
           }
@@ -150,8 +154,8 @@ export class PaidCalls extends Context.Service<PaidCalls, {
           return yield* challenge(entry, "challenge_already_used")
         }
         if (payment.status === "refused") return yield* challenge(entry, `payment_refused_${payment.refusal ?? "earlier"}`)
-        if (!(yield* repo.reclaim(payment.digest, yield* now, STALE_FORWARD_MS))) return yield* inFlight()
-        return yield* forward(request, target, credential, payment.payer)
+        if (!(yield* repo.reclaim(payment.digest, STALE_FORWARD_MS))) return yield* inFlight()
+        return yield* forward(request, target, credential, { payer: payment.payer, amount: payment.amount })
       })
 
       const handle = Effect.fn("PaidCalls.handle")(function*(request: PaidCallRequest) {
@@ -193,7 +197,11 @@ export class PaidCalls extends Context.Service<PaidCalls, {
         const refuse = (refusal: string, error: Unverified) => Effect.andThen(record(refusal), Effect.fail(error))
 
         // A challenge binds the time the chain accepted the payment, not the time it is presented.
-        if (Number(tx.timestampMs) > claims.expiresAtMs) {
+        const paidAtMs = Number(tx.timestampMs)
+        if (!(paidAtMs > 0)) {
+          return yield* new Unavailable({ message: "The chain did not say when the payment was made", reason: "chain_gave_no_timestamp" })
+        }
+        if (paidAtMs > claims.expiresAtMs) {
           yield* record("challenge_expired")
           return yield* challenge(entry, "challenge_expired")
         }
@@ -216,7 +224,7 @@ export class PaidCalls extends Context.Service<PaidCalls, {
         if (!allowed) return yield* refuse("policy", new Unverified({ message: "The owner's policy does not allow this call", reason: "policy: service not allowed" }))
 
         if (!(yield* record(null))) return yield* inFlight()
-        return yield* forward(request, target, credential, paid.delegate)
+        return yield* forward(request, target, credential, { payer: paid.delegate, amount: paid.amount.toString() })
       })
 
       return PaidCalls.of({ handle })

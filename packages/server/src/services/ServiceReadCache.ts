@@ -41,11 +41,15 @@ const isListing = (key: string) => key === "/v1/services" || key.startsWith("/v1
  */
 export class ServiceReadCache extends Context.Service<ServiceReadCache, {
   get(key: string): CachedRead | undefined
-  put(key: string, read: CachedRead): void
+  /** Read before answering a request whose bytes may be kept: a `put` made after an invalidation since is dropped. */
+  generation(): number
+  put(key: string, read: CachedRead, readAt: number): void
   invalidate(serviceId: string): void
 }>()("@gateway/server/ServiceReadCache") {
   static readonly layer = Layer.sync(ServiceReadCache, () => {
     const reads = new Map<string, CachedRead & { readonly expiresAtMs: number }>()
+    // Bumped by every invalidation: an answer computed from a read taken before it must not be kept.
+    let generation = 0
     return ServiceReadCache.of({
       get: (key) => {
         const read = reads.get(key)
@@ -54,12 +58,15 @@ export class ServiceReadCache extends Context.Service<ServiceReadCache, {
         reads.delete(key)
         return undefined
       },
-      put: (key, read) => {
+      generation: () => generation,
+      put: (key, read, readAt) => {
+        if (readAt !== generation) return
         // Oldest first: a Map keeps insertion order.
         if (reads.size >= CAPACITY) reads.delete(reads.keys().next().value ?? key)
         reads.set(key, { ...read, expiresAtMs: Date.now() + READ_TTL_MS })
       },
       invalidate: (serviceId) => {
+        generation += 1
         reads.delete(`/v1/services/${serviceId}`)
         reads.delete(`/v1/services/${serviceId}.md`)
         for (const key of reads.keys()) if (isListing(key)) reads.delete(key)

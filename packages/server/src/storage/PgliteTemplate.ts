@@ -1,6 +1,6 @@
-import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs"
-import { tmpdir } from "node:os"
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
+import { fileURLToPath } from "node:url"
 import { PGlite, type PGliteOptions } from "@electric-sql/pglite"
 import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm"
 import { Schema } from "effect"
@@ -8,15 +8,17 @@ import { Schema } from "effect"
 /**
  * A fresh PGlite cluster is the same every time, and creating one runs initdb:
  * about 2 s of WASM work, most of the embedded server's start-up. The first
- * fresh cluster is dumped once per PGlite version to the temp folder, and later
- * fresh clusters load that dump (about 0.3 s). A data directory that already
- * holds a cluster opens as it is.
+ * fresh cluster is dumped once per PGlite version into the project's own
+ * `node_modules/.cache` (not the shared temp folder, where another user could
+ * plant a cluster of their own), and later fresh clusters load that dump
+ * (about 0.3 s). A data directory that already holds a cluster opens as it is.
  */
 const { version } = Schema.decodeUnknownSync(Schema.Struct({ version: Schema.String }))(
   JSON.parse(readFileSync(new URL("../package.json", import.meta.resolve("@electric-sql/pglite")), "utf8"))
 )
 
-const templatePath = join(tmpdir(), `gateway-pglite-${version}.tar`)
+const cacheDir = fileURLToPath(new URL("../../../../node_modules/.cache/gateway-pglite/", import.meta.url))
+const templatePath = join(cacheDir, `pglite-${version}.tar`)
 
 /** The extensions the migrations create (pg_trgm for catalog search): PGlite loads them at start. */
 const options: PGliteOptions = { extensions: { pg_trgm } }
@@ -26,6 +28,7 @@ const holdsCluster = (dataDir: string | undefined) =>
 
 const createAndKeepTemplate = async (dataDir: string | undefined) => {
   const db = await PGlite.create(dataDir, options)
+  mkdirSync(cacheDir, { recursive: true, mode: 0o700 })
   const dump = await db.dumpDataDir("none")
   // Written aside and renamed, so a concurrent start never reads half a template.
   const partial = `${templatePath}.${process.pid}.${Date.now()}`
