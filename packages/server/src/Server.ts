@@ -30,7 +30,7 @@ import { layerMigrations } from "./storage/Migrations.ts"
 /** Request bodies above this are refused with INVALID before any handler runs. */
 export const MAX_BODY = ByteSize.kibibytes(64)
 
-const Base = Layer.mergeAll(SessionRepo.layer, PolicyRepo.layer, SignerRepo.layer, CatalogRepo.layer, PaymentRepo.layer, GatewayKeyRepo.layer, PublicUrl.layer, ServiceReadCache.layer)
+const Base = Layer.mergeAll(SessionRepo.layer, PolicyRepo.layer, SignerRepo.layer, CatalogRepo.layer, PaymentRepo.layer, GatewayKeyRepo.layer, PublicUrl.layer)
 
 const Core = Layer.mergeAll(OwnerSessions.layer, Policies.layer, GrantVerification.layer, Catalog.layer).pipe(Layer.provideMerge(Base))
 
@@ -43,7 +43,6 @@ const serve = <R>(chainRoutes: Layer.Layer<never, never, R>) =>
   Layer.unwrap(
     Effect.gen(function*() {
       const config = yield* AppConfig
-      // The same cache the catalog fills and invalidates: the Node server answers fresh hot reads from it.
       const reads = yield* ServiceReadCache
       return HttpRouter.serve(Layer.mergeAll(HttpApp, chainRoutes), { disableLogger: true, middleware: (app) => withRequestId(HttpMiddleware.logger(app)) }).pipe(
         Layer.provide(Services),
@@ -51,6 +50,7 @@ const serve = <R>(chainRoutes: Layer.Layer<never, never, R>) =>
         Layer.provide(Layer.succeed(HttpIncomingMessage.MaxBodySize, MAX_BODY))
       )
     })
+    // Provided once, here: the catalog (inside Services) fills and invalidates it, the Node server answers from it.
   ).pipe(Layer.provide(ServiceReadCache.layer))
 
 /**

@@ -30,10 +30,9 @@ export const CatalogCaching = HttpRouter.middleware(
     Effect.gen(function*() {
       const request = yield* HttpServerRequest.HttpServerRequest
       const reads = yield* ServiceReadCache
-      const url = new URL(request.url, "http://gateway")
-      const path = url.pathname
+      const path = new URL(request.url, "http://gateway").pathname
       const ifNoneMatch = request.headers["if-none-match"]
-      const hot = request.method === "GET" ? hotReadKey(path, url.search) : undefined
+      const hot = request.method === "GET" ? hotReadKey(request.url) : undefined
       const readAt = reads.generation()
       const response = yield* httpEffect
       if (request.method !== "GET" || response.status !== 200 || !cacheable(path)) return response

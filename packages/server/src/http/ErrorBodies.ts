@@ -1,15 +1,17 @@
-import { Cause, Effect, Schema, type Types } from "effect"
+import { Cause, Effect, type Types } from "effect"
 import { HttpRouter, HttpServerError, HttpServerRequest, HttpServerResponse } from "effect/http"
-import { httpStatus, Internal, Invalid, NotFound, Unauthenticated, Unavailable } from "@gateway/domain/Errors"
+import { type ApiError, httpStatus, Internal, Invalid, NotFound, Unauthenticated, Unavailable } from "@gateway/domain/Errors"
 
 type ErrorBody = Internal | Invalid | NotFound | Unauthenticated | Unavailable
 
-/** Every body leaves with its code's spec status, whatever status effect chose, so the two always agree. */
-const respond = (error: ErrorBody) =>
-  HttpServerResponse.jsonUnsafe(
-    Schema.encodeSync(Schema.Union([Internal, Invalid, NotFound, Unauthenticated, Unavailable]))(error),
-    { status: httpStatus[error.code] }
-  )
+/**
+ * The spec's error body for any of our errors, for routes that answer outside
+ * the HttpApi (which encodes its own). It leaves with its code's spec status,
+ * whatever status effect chose, so the two always agree.
+ */
+export const errorResponse = (error: ApiError) =>
+  HttpServerResponse.jsonUnsafe({ ok: false, code: error.code, message: error.message, reason: error.reason }, { status: httpStatus[error.code] })
+
 
 /**
  * The spec body for a status that effect answered with an empty body. A
@@ -44,7 +46,7 @@ const isJson = (response: HttpServerResponse.HttpServerResponse) =>
  */
 const withBody = (path: string) => (response: HttpServerResponse.HttpServerResponse) =>
   response.status >= 400 && !isJson(response) && !path.startsWith("/v1/pay/")
-    ? respond(bodyFor(response.status))
+    ? errorResponse(bodyFor(response.status))
     : response
 
 /**
@@ -59,13 +61,13 @@ export const ErrorBodies = HttpRouter.middleware(
         const failure = Cause.squash(cause)
         if (failure instanceof HttpServerError.HttpServerError) {
           const reason = failure.reason
-          if (reason._tag === "RouteNotFound") return Effect.succeed(respond(bodyFor(404)))
+          if (reason._tag === "RouteNotFound") return Effect.succeed(errorResponse(bodyFor(404)))
           if (reason._tag === "RequestParseError") {
-            return Effect.succeed(respond(bodyFor(reason.reason === "BodyTooLarge" ? 413 : 400)))
+            return Effect.succeed(errorResponse(bodyFor(reason.reason === "BodyTooLarge" ? 413 : 400)))
           }
         }
         return Effect.logError("unhandled request failure", Cause.pretty(cause)).pipe(
-          Effect.as(respond(bodyFor(500)))
+          Effect.as(errorResponse(bodyFor(500)))
         )
       }),
       Effect.flatMap((response) =>

@@ -37,8 +37,7 @@ const answerWhileStarting = (server: Server) => (_request: IncomingMessage, resp
  */
 const answerHotRead = (reads: ServiceReadCache["Service"], request: IncomingMessage, response: ServerResponse) => {
   if (request.method !== "GET" || request.url === undefined) return false
-  const query = request.url.indexOf("?")
-  const key = hotReadKey(query === -1 ? request.url : request.url.slice(0, query), query === -1 ? "" : request.url.slice(query))
+  const key = hotReadKey(request.url)
   const read = key === undefined ? undefined : reads.get(key)
   if (read === undefined) return false
   if (holdsCurrent(request.headers["if-none-match"], read.etag)) {

@@ -1,6 +1,7 @@
 import { Effect } from "effect"
-import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
-import { httpStatus, Invalid } from "@gateway/domain/Errors"
+import { HttpRouter, HttpServerRequest } from "effect/http"
+import { Invalid } from "@gateway/domain/Errors"
+import { errorResponse } from "./ErrorBodies.ts"
 
 /**
  * PostgreSQL text cannot hold NUL, so a request carrying one could only fail
@@ -21,11 +22,7 @@ export const RefuseNulUrls = HttpRouter.middleware(
     Effect.gen(function*() {
       const request = yield* HttpServerRequest.HttpServerRequest
       if (!urlHoldsNul(request.url)) return yield* httpEffect
-      const error = nulInvalid("url")
-      return HttpServerResponse.jsonUnsafe(
-        { ok: false, code: error.code, message: error.message, reason: error.reason },
-        { status: httpStatus[error.code] }
-      )
+      return errorResponse(nulInvalid("url"))
     }),
   { global: true }
 )

@@ -1,7 +1,8 @@
 import { Effect } from "effect"
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
-import { httpStatus, Internal, Invalid, isApiError } from "@gateway/domain/Errors"
+import { Internal, Invalid, isApiError } from "@gateway/domain/Errors"
 import { PaidCalls } from "../services/PaidCalls.ts"
+import { errorResponse } from "./ErrorBodies.ts"
 
 /**
  * The paid-call address of every live service, `/v1/pay/{serviceId}`, for any
@@ -36,13 +37,9 @@ export const PaidCallRoute = HttpRouter.add(
           ? HttpServerResponse.jsonUnsafe(r.body, { status: 402, headers: r.headers })
           : HttpServerResponse.uint8Array(r.body, { status: r.status, headers: r.headers })
       ),
-      Effect.catch((error) => {
-        const known = isApiError(error) ? error : new Internal({ message: "An unexpected error occurred", reason: "internal_error" })
-        return Effect.succeed(HttpServerResponse.jsonUnsafe(
-          { ok: false, code: known.code, message: known.message, reason: known.reason },
-          { status: httpStatus[known.code] }
-        ))
-      })
+      Effect.catch((error) =>
+        Effect.succeed(errorResponse(isApiError(error) ? error : new Internal({ message: "An unexpected error occurred", reason: "internal_error" })))
+      )
     )
     return result
   })

@@ -25,9 +25,17 @@ const CAPACITY = 10_000
 /** `/v1/services/{id}` and `/v1/services/{id}.md`: the reads whose answers depend on one service only. */
 const serviceOfPath = (path: string) => /^\/v1\/services\/([^/.]+)(?:\.md)?$/.exec(path)?.[1]
 
-/** The cache key of a hot read (a service's page, or a listing with its query), or undefined for any other request. */
-export const hotReadKey = (path: string, search: string) =>
-  serviceOfPath(path) !== undefined ? path : path === "/v1/services" ? `${path}${search}` : undefined
+/**
+ * The cache key of a hot read (a service's page, or a listing with its query)
+ * from the request's own URL as it arrived, or undefined for any other request.
+ * Both the app that fills the cache and the Node server that answers from it
+ * key by this, so they cannot disagree about which request a read belongs to.
+ */
+export const hotReadKey = (url: string) => {
+  const query = url.indexOf("?")
+  const path = query === -1 ? url : url.slice(0, query)
+  return serviceOfPath(path) !== undefined ? path : path === "/v1/services" ? url : undefined
+}
 
 const isListing = (key: string) => key === "/v1/services" || key.startsWith("/v1/services?")
 
