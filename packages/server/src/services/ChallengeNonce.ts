@@ -1,4 +1,5 @@
-import { createHmac, randomUUID, timingSafeEqual } from "node:crypto"
+import { createHmac, randomUUID } from "node:crypto"
+import { sameSecret } from "./SameSecret.ts"
 
 /**
  * A 402 challenge's nonce carries its own terms: the service, the revision
@@ -35,8 +36,6 @@ export const openNonce = (key: Uint8Array, nonce: string): ChallengeClaims | und
   if (serviceId === undefined || revision === undefined || expiresAtMs === undefined || random === undefined || mac === undefined) return undefined
   if (!/^[1-9][0-9]{0,8}$/.test(revision) || !/^[1-9][0-9]{0,15}$/.test(expiresAtMs)) return undefined
   // Compared as text: base64url decoding ignores a final character's spare bits, so bytes would accept variants.
-  const given = Buffer.from(mac)
-  const expected = Buffer.from(macOf(key, `${serviceId}.${revision}.${expiresAtMs}.${random}`).toString("base64url"))
-  if (given.length !== expected.length || !timingSafeEqual(given, expected)) return undefined
+  if (!sameSecret(mac, macOf(key, `${serviceId}.${revision}.${expiresAtMs}.${random}`).toString("base64url"))) return undefined
   return { serviceId, revision: Number(revision), expiresAtMs: Number(expiresAtMs) }
 }

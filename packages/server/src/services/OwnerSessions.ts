@@ -1,4 +1,4 @@
-import { createHash, createHmac, randomBytes, timingSafeEqual } from "node:crypto"
+import { createHash, createHmac, randomBytes } from "node:crypto"
 import { verifyPersonalMessageSignature } from "@mysten/sui/verify"
 import { Clock, Context, Effect, Layer, Option, Redacted } from "effect"
 import { Unauthenticated, type Unavailable } from "@gateway/domain/Errors"
@@ -8,17 +8,12 @@ import { SuiAddress } from "@gateway/domain/SuiAddress"
 import { AppConfig } from "../Config.ts"
 import { SessionRepo } from "../repositories/SessionRepo.ts"
 import { PublicUrl } from "./PublicUrl.ts"
+import { sameSecret } from "./SameSecret.ts"
 
 const unauthenticated = (reason: string) =>
   new Unauthenticated({ message: "A verified owner session is required", reason })
 
 const sha256 = (text: string) => createHash("sha256").update(text).digest("hex")
-
-const sameSecret = (a: string, b: string) => {
-  const x = Buffer.from(a)
-  const y = Buffer.from(b)
-  return x.length === y.length && timingSafeEqual(x, y)
-}
 
 /** The MAC a trusted internal hop sends: HMAC-SHA256 over `<address>.<ms>`, hex. */
 export const internalHopMac = (secret: string, address: string, ms: number) =>
