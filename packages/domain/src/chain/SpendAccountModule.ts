@@ -1,5 +1,5 @@
 import { bcs } from "@mysten/sui/bcs"
-import { normalizeStructTag } from "@mysten/sui/utils"
+import { deriveObjectID, normalizeStructTag } from "@mysten/sui/utils"
 
 /**
  * The one TypeScript description of the Move module
@@ -26,9 +26,24 @@ export const AbortCode = {
   ENotPaused: 12,
   EZeroAmount: 13,
   EAlreadyRevoked: 14,
-  EWrongKind: 15
+  EWrongKind: 15,
+  /** The object's `version` is not the one this package version serves: call the package it was migrated to. */
+  EWrongVersion: 16,
+  /** A create with this nonce already ran on this pool: a create kind executes once. */
+  ENonceUsed: 17,
+  /** The create's deadline has passed: a prepared grant never goes live late. */
+  EDeadlinePassed: 18,
+  /** `migrate_*` on an object already at this package's version. */
+  ENotUpgrade: 19
 } as const
 export type AbortName = keyof typeof AbortCode
+
+/**
+ * The version of the shared objects this package serves. Every entry
+ * function refuses an object at another version (EWrongVersion); an upgrade
+ * that changes the objects' meaning bumps it and adds `migrate_*` logic.
+ */
+export const PACKAGE_VERSION = 1n
 
 /** Grant kinds; this service creates kind 0 through `create_policy_grant`. */
 export const GrantKind = { policy: 0, spend: 1, open: 2 } as const
@@ -38,12 +53,14 @@ export const resumeFunction = (kind: number) => (["resume_grant", "resume_spend_
 
 /** Argument kinds of each entry function, in order; `TxContext` is implicit. */
 export const Functions = {
-  create_pool: { typeParameters: 1, parameters: ["coin"] },
+  /** registry, coin: the pool's id is derived from the registry and (owner, T), so a second pool for the pair aborts. */
+  create_pool: { typeParameters: 1, parameters: ["registry_mut", "coin"] },
   deposit: { typeParameters: 1, parameters: ["pool_mut", "coin"] },
   withdraw: { typeParameters: 1, parameters: ["pool_mut", "u64"] },
   create_policy_grant: {
     typeParameters: 1,
-    parameters: ["pool", "address", "u64", "u64", "u64", "vector<u64>", "clock"]
+    /** pool, nonce (the gateway's grant id), deadline_ms, delegate, session_cap, max_per_payment, expiry_ms, policy_ids, clock */
+    parameters: ["pool_mut", "vector<u8>", "u64", "address", "u64", "u64", "u64", "vector<u64>", "clock"]
   },
   revoke_grant: { typeParameters: 0, parameters: ["grant_mut"] },
   pause_grant: { typeParameters: 0, parameters: ["grant_mut"] },
@@ -52,13 +69,28 @@ export const Functions = {
   resume_grant: { typeParameters: 0, parameters: ["grant_mut"] },
   resume_spend_grant: { typeParameters: 0, parameters: ["grant_mut"] },
   resume_open_grant: { typeParameters: 0, parameters: ["grant_mut"] },
-  pay: { typeParameters: 1, parameters: ["grant_mut", "pool_mut", "u64", "address", "vector<u8>", "clock"] }
+  pay: { typeParameters: 1, parameters: ["grant_mut", "pool_mut", "u64", "address", "vector<u8>", "clock"] },
+  migrate_pool: { typeParameters: 1, parameters: ["pool_mut"] },
+  migrate_grant: { typeParameters: 0, parameters: ["grant_mut"] }
 } as const
 export type FunctionName = keyof typeof Functions
 
 export const isFunctionName = (name: string): name is FunctionName => Object.hasOwn(Functions, name)
 
-export const target = (packageId: string, fn: FunctionName) => `${packageId}::${MODULE}::${fn}`
+/**
+ * Where the package lives. Types and events keep the id it was first
+ * published at (`originalId`) across upgrades; calls go to the id of the
+ * version in use (`publishedAt`). Before any upgrade the two are equal.
+ */
+export interface SpendAccountPackage {
+  readonly originalId: string
+  readonly publishedAt: string
+  /** The shared `Registry` the package's `init` created; pools are derived from it. */
+  readonly registryId: string
+}
+
+/** A call target: always the published-at id. */
+export const target = (pkg: SpendAccountPackage, fn: FunctionName) => `${pkg.publishedAt}::${MODULE}::${fn}`
 
 /** Event layouts, field order as declared in Move (BCS follows it). */
 export const Events = {
@@ -66,6 +98,8 @@ export const Events = {
   Deposited: bcs.struct("Deposited", { pool_id: bcs.Address, amount: bcs.u64() }),
   GrantCreated: bcs.struct("GrantCreated", {
     grant_id: bcs.Address,
+    /** The create's nonce: the gateway's grant id (`g_…`) as UTF-8 bytes. */
+    nonce: bcs.vector(bcs.u8()),
     pool_id: bcs.Address,
     owner: bcs.Address,
     delegate: bcs.Address,
@@ -94,18 +128,71 @@ export const Events = {
 } as const
 export type EventName = keyof typeof Events
 
-export const eventType = (packageId: string, name: EventName) => `${packageId}::${MODULE}::${name}`
+/** An event's type: always under the original id. */
+export const eventType = (originalId: string, name: EventName) => `${originalId}::${MODULE}::${name}`
+
+const UID = bcs.Address
+const BalanceLayout = bcs.struct("Balance", { value: bcs.u64() })
+
+/**
+ * The BCS contents of the objects the module and the framework define, field
+ * order as declared in Move: what a full node returns as an object's
+ * `contents`, and what the ledger's object digests hash.
+ */
+export const Structs = {
+  /** The one shared object `init` creates at publish; every pool's id is derived from it. */
+  Registry: bcs.struct("Registry", { id: UID }),
+  Pool: bcs.struct("Pool", {
+    id: UID,
+    version: bcs.u64(),
+    owner: bcs.Address,
+    balance: BalanceLayout,
+    /** `Table<vector<u8>, bool>`: the create nonces this pool has seen; entries live in dynamic fields. */
+    nonces: bcs.struct("Table", { id: UID, size: bcs.u64() })
+  }),
+  Grant: bcs.struct("Grant", {
+    id: UID,
+    version: bcs.u64(),
+    pool_id: bcs.Address,
+    owner: bcs.Address,
+    delegate: bcs.Address,
+    session_cap: bcs.u64(),
+    spent: bcs.u64(),
+    max_per_payment: bcs.u64(),
+    expiry_ms: bcs.u64(),
+    paused: bcs.bool(),
+    revoked: bcs.bool(),
+    policy_ids: bcs.vector(bcs.u64()),
+    kind: bcs.u8()
+  }),
+  Coin: bcs.struct("Coin", { id: UID, balance: BalanceLayout }),
+  Clock: bcs.struct("Clock", { id: UID, timestamp_ms: bcs.u64() })
+} as const
 
 /** The full, normalized struct tag of a coin type, as the chain writes it in type arguments. */
 export const normalizeCoinType = (coinType: string) => normalizeStructTag(coinType)
 
 /**
- * A coin type as Move's `type_name` renders it in events: the normalized tag
- * without the `0x` prefix.
+ * A coin type as Move's `type_name::with_defining_ids` renders it in events:
+ * the normalized tag with every address written as 64 hex digits without
+ * `0x`, type arguments included (`…::wrapper::W<…::x::Y>`).
  */
-export const typeNameOf = (coinType: string) => normalizeCoinType(coinType).replace(/^0x/, "")
+export const typeNameOf = (coinType: string) => normalizeCoinType(coinType).replace(/0x([0-9a-f]{64})/g, "$1")
 
-export const poolType = (packageId: string, coinType: string) => `${packageId}::${MODULE}::Pool<${normalizeCoinType(coinType)}>`
-export const grantType = (packageId: string) => `${packageId}::${MODULE}::Grant`
+export const poolType = (originalId: string, coinType: string) => `${originalId}::${MODULE}::Pool<${normalizeCoinType(coinType)}>`
+export const grantType = (originalId: string) => `${originalId}::${MODULE}::Grant`
+export const registryType = (originalId: string) => `${originalId}::${MODULE}::Registry`
+
+/** `PoolKey<T> { owner }`: the key a pool's id is derived under. */
+export const poolKeyType = (originalId: string, coinType: string) => `${originalId}::${MODULE}::PoolKey<${normalizeCoinType(coinType)}>`
+
+/**
+ * The id of `owner`'s pool for `coinType`, exactly as `derived_object::claim`
+ * derives it in `create_pool`: anyone can compute where a pool is (or will
+ * be) without scanning events or asking an index.
+ */
+export const poolIdOf = (pkg: { readonly originalId: string; readonly registryId: string }, owner: string, coinType: string) =>
+  deriveObjectID(pkg.registryId, poolKeyType(pkg.originalId, coinType), bcs.Address.serialize(owner).toBytes())
+
 export const coinObjectType = (coinType: string) => `0x2::coin::Coin<${normalizeCoinType(coinType)}>`
 export const SUI_COIN_TYPE = "0x2::sui::SUI"
