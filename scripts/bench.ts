@@ -5,16 +5,19 @@
  * Part A runs the real server as `npm start` does, in its own process (PGlite,
  * or PostgreSQL when DATABASE_URL is set) and loads it from this process with
  * autocannon. Part B runs the gateway in this process to time the signer
- * lifecycle stage by stage and a paid call against its upstream.
+ * lifecycle stage by stage and a paid call against its upstream; its owners
+ * and agent reach the ledger as wallets do, through a `SuiGrpcClient` on the
+ * gateway's `/sui` over HTTP, with SUI from its faucet.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
+import { requestSuiFromFaucetV2 } from "@mysten/sui/faucet"
+import { SuiGrpcClient } from "@mysten/sui/grpc"
 import { Ed25519Keypair } from "@mysten/sui/keypairs/ed25519"
 import { Duration, Effect } from "effect"
 import { HttpServer } from "effect/http"
 import { LocalLedger } from "@gateway/chain/local/LocalLedger"
-import { localLedgerAccess } from "@gateway/chain/local/LocalLedgerAccess"
 import { FetchLayer, makeApiClient, signIn, withOwner } from "@gateway/client"
 import { makeAgent } from "@gateway/client/AgentSdk"
 import { executeKind } from "@gateway/client/OwnerWallet"
@@ -106,27 +109,28 @@ const partA = Effect.gen(function*() {
   return { startupMs: median(startups), startups, restartMs: median(restarts), restarts, rssIdle, rssAfter, baseline: baselineFigures, getById, search, challenges }
 })
 
-/** Part B: the gateway in this process; the owner and agent sign with the in-process ledger. */
+/** Part B: the gateway in this process; the owners and the agent are wallets on its `/sui`. */
 const partB = Effect.gen(function*() {
   const server = yield* HttpServer.HttpServer
   const baseUrl = HttpServer.formatAddress(server.address)
   const ledger = yield* LocalLedger
-  const access = yield* localLedgerAccess
+  const sui = new SuiGrpcClient({ network: "localnet", baseUrl: `${baseUrl}/sui` })
+  const faucet = (address: string) => Effect.promise(() => requestSuiFromFaucetV2({ host: baseUrl, recipient: address }))
   const client = yield* makeApiClient(baseUrl)
   const owner = new Ed25519Keypair()
-  yield* ledger.mint(owner.toSuiAddress(), SUI_COIN_TYPE, 1_000_000_000_000n)
+  yield* faucet(owner.toSuiAddress())
   const asOwner = withOwner((yield* signIn(client, owner)).authorization)
-  const fund = yield* client.spendAccounts.prepare({ payload: { asset: SUI, depositAtomic: PositiveAtomicAmount.make("100000000000") } }).pipe(asOwner)
-  yield* executeKind(fund.txKindBytes, owner, access)
+  const fund = yield* client.spendAccounts.prepare({ payload: { asset: SUI, depositAtomic: PositiveAtomicAmount.make("1000000000") } }).pipe(asOwner)
+  yield* executeKind(fund.txKindBytes, owner, sui)
   yield* Effect.sleep("100 millis")
 
   // Gas coins are owned objects: give each concurrent lane its own owner key.
   const lanes = yield* Effect.forEach(Array.from({ length: 8 }, () => new Ed25519Keypair()), (key) =>
     Effect.gen(function*() {
-      yield* ledger.mint(key.toSuiAddress(), SUI_COIN_TYPE, 100_000_000_000n)
+      yield* faucet(key.toSuiAddress())
       const as = withOwner((yield* signIn(client, key)).authorization)
       const prepared = yield* client.spendAccounts.prepare({ payload: { asset: SUI, depositAtomic: PositiveAtomicAmount.make("1000000000") } }).pipe(as)
-      yield* executeKind(prepared.txKindBytes, key, access)
+      yield* executeKind(prepared.txKindBytes, key, sui)
       return { key, as }
     }))
   yield* Effect.sleep("100 millis")
@@ -147,7 +151,7 @@ const partB = Effect.gen(function*() {
         }).pipe(as))
         const grant = created.value.grants[0]
         if (grant === undefined) return yield* Effect.die("no grant")
-        const executed = yield* time(executeKind(grant.txKindBytes, key, access))
+        const executed = yield* time(executeKind(grant.txKindBytes, key, sui))
         const finality = yield* time(ledger.checkpoint)
         const finalized = yield* time(client.delegatedSigners.finalizeCreate({
           params: { id: created.value.delegatedSignerId, grantId: grant.grantId },
@@ -168,7 +172,7 @@ const partB = Effect.gen(function*() {
   const { service } = yield* client.sellers.register({ payload: terms("paid bench", SuiAddress.make(new Ed25519Keypair().toSuiAddress()), upstream.url) }).pipe(asSeller)
   yield* client.sellers.activate({ params: { id: service.id } }).pipe(asSeller)
   const agentKey = new Ed25519Keypair()
-  yield* ledger.mint(agentKey.toSuiAddress(), SUI_COIN_TYPE, 10_000_000_000n)
+  yield* faucet(agentKey.toSuiAddress())
   const signer = yield* client.delegatedSigners.create({
     headers: { "idempotency-key": "bench-agent" },
     payload: {
@@ -178,11 +182,11 @@ const partB = Effect.gen(function*() {
   }).pipe(asOwner)
   const grant = signer.grants[0]
   if (grant === undefined) return yield* Effect.die("no grant")
-  const digest = (yield* executeKind(grant.txKindBytes, owner, access)).digest
+  const digest = (yield* executeKind(grant.txKindBytes, owner, sui)).digest
   yield* ledger.checkpoint
   yield* client.delegatedSigners.finalizeCreate({ params: { id: signer.delegatedSignerId, grantId: grant.grantId }, payload: { digest } }).pipe(asOwner)
   const manifest = yield* client.delegatedSigners.manifest({ params: { id: signer.delegatedSignerId } }).pipe(asOwner)
-  const agent = makeAgent({ manifest, signer: agentKey, ledger: access })
+  const agent = makeAgent({ manifest, signer: agentKey, client: sui })
   const entry = yield* client.services.get({ params: { id: service.id } })
   const direct: Array<number> = []
   const paid: Array<number> = []
@@ -224,7 +228,7 @@ const program = Effect.gen(function*() {
     ]),
     `resident memory: ${fmt(a.rssIdle, 0)} MiB idle, ${fmt(a.rssAfter, 0)} MiB after the loads`,
     "",
-    `signer lifecycle (create → sign → execute → checkpoint → finalize), concurrency 8: ${fmt(b.cyclesPerSecond, 1)} cycles/s`,
+    `signer lifecycle (create → dry run, sign, execute over gRPC-web → checkpoint → finalize), concurrency 8: ${fmt(b.cyclesPerSecond, 1)} cycles/s`,
     "| stage | p50 ms | p99 ms |",
     "|---|---|---|",
     ...Object.entries(b.stages).map(([stage, s]) => `| ${stage} | ${fmt(s.p50)} | ${fmt(s.p99)} |`),

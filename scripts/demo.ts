@@ -3,14 +3,16 @@
  * (in-memory PGlite, LocalLedger checkpointing every 50 ms). An owner signs
  * in, a seller lists a paid API, the owner grants an agent a budget, the agent
  * discovers the service and pays for calls, and the owner pauses, resumes and
- * revokes. Every step goes through the gateway's HTTP API.
+ * revokes. Every step goes through the gateway's HTTP API, and every wallet
+ * (owner and agent) reaches the ledger as it would a Sui full node: a
+ * `SuiGrpcClient` on the gateway's `/sui`, SUI from its faucet.
  */
+import { requestSuiFromFaucetV2 } from "@mysten/sui/faucet"
+import { SuiGrpcClient } from "@mysten/sui/grpc"
 import { Ed25519Keypair } from "@mysten/sui/keypairs/ed25519"
 import { Console, Effect } from "effect"
 import { HttpServer } from "effect/http"
 import { NodeRuntime } from "@effect/platform-node"
-import { LocalLedger } from "@gateway/chain/local/LocalLedger"
-import { localLedgerAccess } from "@gateway/chain/local/LocalLedgerAccess"
 import { FetchLayer, makeApiClient, signIn, withOwner } from "@gateway/client"
 import { makeAgent } from "@gateway/client/AgentSdk"
 import { signAndExecuteKind } from "@gateway/client/OwnerWallet"
@@ -28,29 +30,28 @@ const step = (text: string) => Console.log(`\n▸ ${text}`)
 const story = Effect.gen(function*() {
   const server = yield* HttpServer.HttpServer
   const baseUrl = HttpServer.formatAddress(server.address)
-  const ledger = yield* LocalLedger
-  const access = yield* localLedgerAccess
+  const sui = new SuiGrpcClient({ network: "localnet", baseUrl: `${baseUrl}/sui` })
   const client = yield* makeApiClient(baseUrl)
   const seller = yield* localUpstream((call) => ({ forecast: "sunny", call }))
-  const balanceOf = (address: string) =>
-    Effect.map(ledger.ownedObjects(address), (objects) =>
-      objects.reduce((sum, o) => sum + (o.data._tag === "Coin" && o.data.coinType.endsWith("::sui::SUI") ? o.data.balance : 0n), 0n))
+  const balanceOf = (address: string) => Effect.map(Effect.promise(() => sui.core.getBalance({ owner: address })), (r) => r.balance.balance)
+  const faucet = (address: string) => Effect.promise(() => requestSuiFromFaucetV2({ host: baseUrl, recipient: address }))
 
-  yield* Console.log(`Gateway on ${baseUrl} (PGlite in memory, LocalLedger)`)
+  yield* Console.log(`Gateway on ${baseUrl} (PGlite in memory, LocalLedger behind Sui's gRPC API at ${baseUrl}/sui)`)
   const owner = new Ed25519Keypair()
   const agentKey = new Ed25519Keypair()
   const payee = SuiAddress.make(new Ed25519Keypair().toSuiAddress())
 
   yield* step("The owner gets test SUI from the local faucet and signs in with their wallet")
-  yield* ledger.mint(owner.toSuiAddress(), SUI_COIN_TYPE, 5_000_000_000n)
-  yield* ledger.mint(agentKey.toSuiAddress(), SUI_COIN_TYPE, 1_000_000_000n)
+  yield* faucet(owner.toSuiAddress())
+  yield* faucet(agentKey.toSuiAddress())
   const session = yield* signIn(client, owner)
   const asOwner = withOwner(session.authorization)
   yield* Console.log(`  signed in as ${session.address}`)
 
   yield* step("The owner funds a spend account (Pool<SUI>) with 1,000,000 MIST")
   const fund = yield* client.spendAccounts.prepare({ payload: { asset: SUI, depositAtomic: PositiveAtomicAmount.make("1000000") } }).pipe(asOwner)
-  yield* signAndExecuteKind(fund.txKindBytes, owner, access)
+  const funded = yield* signAndExecuteKind(fund.txKindBytes, owner, sui)
+  yield* Console.log(`  executed ${funded}, gas priced by the SDK's dry run`)
   yield* Effect.sleep("150 millis")
   const pools = yield* client.spendAccounts.list().pipe(asOwner)
   yield* Console.log(`  pool ${pools.spendAccounts[0]?.pool} holds ${pools.spendAccounts[0]?.balance}`)
@@ -89,7 +90,7 @@ const story = Effect.gen(function*() {
   ) =>
     Effect.forEach(kinds, (kind) =>
       Effect.gen(function*() {
-        const digest = yield* signAndExecuteKind(kind.txKindBytes, owner, access)
+        const digest = yield* signAndExecuteKind(kind.txKindBytes, owner, sui)
         yield* Effect.sleep("150 millis")
         return yield* finalize(kind.grantId, digest)
       }))
@@ -102,7 +103,7 @@ const story = Effect.gen(function*() {
   const entry = found.services[0]
   if (entry === undefined) return yield* Effect.die("the service was not found")
   const manifest = yield* client.delegatedSigners.manifest({ params: { id } }).pipe(asOwner)
-  const agent = makeAgent({ manifest, signer: agentKey, ledger: access })
+  const agent = makeAgent({ manifest, signer: agentKey, client: sui })
   const call = (label: string) =>
     agent.fetchPaid(entry.resourceUrl).pipe(
       Effect.flatMap((paid) =>

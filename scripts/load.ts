@@ -7,11 +7,11 @@
  * against LocalLedger. Prints a summary table; exits non-zero on any 5xx,
  * failed step or inconsistency.
  */
+import { SuiGrpcClient } from "@mysten/sui/grpc"
 import { Ed25519Keypair } from "@mysten/sui/keypairs/ed25519"
 import { Console, Effect, Layer } from "effect"
 import { HttpServer } from "effect/http"
 import { LocalLedger } from "@gateway/chain/local/LocalLedger"
-import { localLedgerAccess } from "@gateway/chain/local/LocalLedgerAccess"
 import { FetchLayer, makeApiClient, signIn, withOwner } from "@gateway/client"
 import { SuiAddress } from "@gateway/domain/SuiAddress"
 import { localConfig } from "./LocalGateway.ts"
@@ -34,7 +34,8 @@ const program = (storeDescription: string) =>
     const server = yield* HttpServer.HttpServer
     const baseUrl = HttpServer.formatAddress(server.address)
     const ledger = yield* LocalLedger
-    const access = yield* localLedgerAccess
+    // Owners and agents are wallets on the gateway's `/sui`, as they would be on a full node.
+    const sui = new SuiGrpcClient({ network: "localnet", baseUrl: `${baseUrl}/sui` })
     const client = yield* makeApiClient(baseUrl)
     yield* Console.log(`load: ${SECONDS} s, ${LANES} lanes, store: ${storeDescription}`)
 
@@ -51,13 +52,13 @@ const program = (storeDescription: string) =>
     const deadline = started + SECONDS * 1000
     const lanes = yield* Effect.forEach(
       Array.from({ length: LANES }, (_, i) => i),
-      (i) => runLane({ client, ledger, access, stats, service: { id: entry.id, resourceUrl: entry.resourceUrl }, deadline }, i),
+      (i) => runLane({ client, baseUrl, sui, stats, service: { id: entry.id, resourceUrl: entry.resourceUrl }, deadline }, i),
       { concurrency: "unbounded" }
     )
     // Lanes finish the flow under way after the deadline, so the run lasts until the last one does.
     const elapsed = (Date.now() - started) / 1000
 
-    const { problems, checked } = yield* checkConsistency({ client, ledger, lanes, service: { id: entry.id, price: PRICE, payTo } })
+    const { problems, checked } = yield* checkConsistency({ client, ledger, sui, lanes, service: { id: entry.id, price: PRICE, payTo } })
     const totals = stats.totals(isRequest)
     const unexplained = problems.filter((p) => p.explainedBy === undefined)
     const explained = problems.filter((p) => p.explainedBy !== undefined)

@@ -1,10 +1,11 @@
+import type { ClientWithCoreApi } from "@mysten/sui/client"
 import { fromBase64, normalizeSuiAddress } from "@mysten/sui/utils"
-import { Effect, Option } from "effect"
+import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import type { LocalLedger } from "@gateway/chain/local/LocalLedger"
 import type { GatewayClient } from "@gateway/client"
 import type { DelegatedSignerView } from "@gateway/domain/DelegatedSigner"
-import { Events, eventType } from "@gateway/domain/chain/SpendAccountModule"
+import { Events, eventType, grantType, Structs } from "@gateway/domain/chain/SpendAccountModule"
 import type { Flow, LaneRecord, RunSigner } from "./Lane.ts"
 
 /**
@@ -22,7 +23,10 @@ export interface Problem {
 
 export interface ConsistencyInput {
   readonly client: GatewayClient
+  /** The auditor's own view of the whole ledger: every checkpoint, in process (no wallet API lists them all). */
   readonly ledger: LocalLedger["Service"]
+  /** Objects as a wallet reads them: a `SuiGrpcClient` on the gateway's `/sui`. */
+  readonly sui: ClientWithCoreApi
   readonly lanes: ReadonlyArray<LaneRecord>
   readonly service: { readonly id: string; readonly price: bigint; readonly payTo: string }
 }
@@ -61,7 +65,7 @@ const listAll = (client: GatewayClient, session: NonNullable<LaneRecord["session
 /**
  * After the run: every signer the gateway acknowledged is stored exactly once
  * and nothing else was written for the run's owners; every grant's API status
- * matches its object on LocalLedger (active: neither paused nor revoked;
+ * matches its object on chain (active: neither paused nor revoked;
  * paused: paused; revoked: revoked; any other status is a flow left in
  * flight, which finished lanes cannot leave unless a step failed); every
  * acknowledged lifecycle change is recorded once; every acknowledged paid
@@ -74,7 +78,17 @@ const listAll = (client: GatewayClient, session: NonNullable<LaneRecord["session
 export const checkConsistency = (input: ConsistencyInput) =>
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
-    const { client, ledger, lanes, service } = input
+    const { client, ledger, sui, lanes, service } = input
+    /** A grant object as `sui` serves it, parsed in the module's layout; undefined when there is none of that type. */
+    const grantOnChain = (id: string) =>
+      Effect.promise(() => sui.core.getObjects({ objectIds: [id], include: { content: true } })).pipe(
+        Effect.map(({ objects }) => {
+          const object = objects[0]
+          return object === undefined || object instanceof Error || object.type !== grantType(ledger.config.pkg.originalId)
+            ? undefined
+            : Structs.Grant.parse(object.content)
+        })
+      )
     const problems: Array<Problem> = []
     const report = (subject: string, detail: string, leftBy?: { readonly signer: RunSigner | undefined; readonly flow: Flow | undefined }) => {
       const failure = leftBy?.signer?.failure
@@ -148,8 +162,7 @@ export const checkConsistency = (input: ConsistencyInput) =>
         if (signer.failure === undefined && grant.status !== signer.expected) {
           report(subject, `API status ${grant.status}, the lane's acknowledged steps leave it ${signer.expected}`)
         }
-        const object = grant.grantObjectId === null ? Option.none() : yield* ledger.getObject(grant.grantObjectId)
-        const onChain = Option.isSome(object) && object.value.data._tag === "Grant" ? object.value.data : undefined
+        const onChain = grant.grantObjectId === null ? undefined : yield* grantOnChain(grant.grantObjectId)
         if (grant.grantObjectId !== null) {
           signerOfGrantObject.set(address(grant.grantObjectId), signer)
           if (onChain === undefined) report(subject, `bound to ${grant.grantObjectId}, which is no Grant on chain`)
@@ -192,11 +205,18 @@ export const checkConsistency = (input: ConsistencyInput) =>
       }
     }
 
-    // Payments: the gateway's acknowledgements, its rows and the chain's PaymentMade events.
-    const events = (yield* ledger.finalEvents(eventType(ledger.config.packageId, "PaymentMade"))).map(({ digest, event }) => {
-      const made = Events.PaymentMade.parse(fromBase64(event.bcs))
-      return { digest, grant: address(made.grant_id), recipient: address(made.recipient), amount: BigInt(made.amount) }
-    })
+    // Payments: the gateway's acknowledgements, its rows and the chain's PaymentMade events, every final one,
+    // found by reading every checkpoint as an indexer would.
+    const paymentMade = eventType(ledger.config.pkg.originalId, "PaymentMade")
+    const latest = (yield* ledger.latestCheckpoint).sequenceNumber
+    const final: Array<string> = []
+    for (let sequence = 0n; sequence <= latest; sequence++) final.push(...((yield* ledger.getCheckpoint(sequence))?.transactions ?? []))
+    const events = (yield* Effect.forEach(final, (digest) =>
+      Effect.map(ledger.getTransaction(digest), (tx) =>
+        (tx?.events ?? []).filter((event) => event.type === paymentMade).map((event) => {
+          const made = Events.PaymentMade.parse(fromBase64(event.bcs))
+          return { digest, grant: address(made.grant_id), recipient: address(made.recipient), amount: BigInt(made.amount) }
+        })))).flat()
     const eventsByDigest = groupBy(events, (e) => e.digest)
     const paymentRows = (yield* sql<{ digest: string; grant_object_id: string; amount: string; status: string; upstream_status: number | null }>`
       SELECT digest, grant_object_id, amount, status, upstream_status FROM payments WHERE service_id = ${service.id}`)
@@ -237,8 +257,8 @@ export const checkConsistency = (input: ConsistencyInput) =>
     const rowsByGrant = groupBy(paymentRows, (r) => r.grant)
     const eventsByGrant = groupBy(events, (e) => e.grant)
     for (const { id, signer } of grantObjects) {
-      const object = yield* ledger.getObject(id)
-      const spent = Option.isSome(object) && object.value.data._tag === "Grant" ? object.value.data.spent : undefined
+      const onChain = yield* grantOnChain(id)
+      const spent = onChain === undefined ? undefined : BigInt(onChain.spent)
       const stored = sum((rowsByGrant.get(address(id)) ?? []).map((r) => r.amount))
       const made = sum((eventsByGrant.get(address(id)) ?? []).map((e) => e.amount))
       if (spent !== stored || spent !== made) report(id, `spent ${spent} on chain, ${stored} in payment rows, ${made} in PaymentMade`, { signer, flow: "pay" })

@@ -1,10 +1,11 @@
-import { Ed25519Keypair } from "@mysten/sui/keypairs/ed25519"
+import type { ClientWithCoreApi } from "@mysten/sui/client"
 import type { Signer } from "@mysten/sui/cryptography"
+import { requestSuiFromFaucetV2 } from "@mysten/sui/faucet"
+import { Ed25519Keypair } from "@mysten/sui/keypairs/ed25519"
 import { Cause, Effect, Exit, Predicate, Schedule } from "effect"
-import type { LocalLedger } from "@gateway/chain/local/LocalLedger"
 import { type GatewayClient, signIn, withOwner } from "@gateway/client"
 import { makeAgent, type PaidResponse } from "@gateway/client/AgentSdk"
-import { executeKind, type LedgerAccess } from "@gateway/client/OwnerWallet"
+import { executeKind, LedgerUnreachable } from "@gateway/client/OwnerWallet"
 import { PositiveAtomicAmount } from "@gateway/domain/Amount"
 import { CoinType } from "@gateway/domain/CoinType"
 import type { DelegatedSignerId, GrantId, ServiceId } from "@gateway/domain/Ids"
@@ -76,8 +77,10 @@ export interface LaneRecord {
 
 export interface LaneContext {
   readonly client: GatewayClient
-  readonly ledger: LocalLedger["Service"]
-  readonly access: LedgerAccess<unknown>
+  /** Where the gateway is: its faucet serves `/v2/gas`. */
+  readonly baseUrl: string
+  /** The wallets' view of the ledger: a `SuiGrpcClient` on the gateway's `/sui`. */
+  readonly sui: ClientWithCoreApi
   readonly stats: Stats
   readonly service: { readonly id: ServiceId; readonly resourceUrl: string }
   /** Lanes start no flow after this (ms since epoch); a flow under way runs to its end. */
@@ -87,7 +90,7 @@ export interface LaneContext {
 /** A signer whose lane still drives it: bound, with a manifest its agent pays through. */
 interface Live {
   readonly signer: RunSigner
-  readonly agent: ReturnType<typeof makeAgent<unknown>>
+  readonly agent: ReturnType<typeof makeAgent>
   paused: boolean
 }
 
@@ -95,6 +98,15 @@ interface Live {
 interface Acting {
   on: { readonly signer: RunSigner; readonly flow: Flow } | undefined
 }
+
+/** Ten SUI per request from the gateway's faucet; each key asks twice, enough gas for a whole run. */
+const faucetOf = (baseUrl: string) => (recipient: string) =>
+  Effect.tryPromise({
+    try: () => requestSuiFromFaucetV2({ host: baseUrl, recipient }),
+    catch: (cause) => new LedgerUnreachable({ reason: String(cause) })
+  }).pipe(
+    Effect.filterOrFail((answer) => answer.status === "Success", (answer) => new LedgerUnreachable({ reason: `the faucet refused: ${JSON.stringify(answer.status)}` }))
+  )
 
 /** How long a chain step waits for its checkpoint (every 20 ms in the run) before failing. */
 const finality = { schedule: Schedule.spaced("10 millis"), times: 500 }
@@ -140,23 +152,30 @@ const wrong = (kind: string, reason: string) => new Answered({ status: null, cod
  */
 export const runLane = (ctx: LaneContext, index: number) =>
   Effect.gen(function*() {
-    const { client, ledger, access, stats } = ctx
+    const { client, sui, stats } = ctx
     const owner = new Ed25519Keypair()
     const agentKey = new Ed25519Keypair()
+    const faucet = faucetOf(ctx.baseUrl)
     const record: LaneRecord = { owner: owner.toSuiAddress(), session: undefined, signers: [], unacknowledgedKeys: [], transitions: [], paid: [] }
     const chainStep = (txKindBytes: string, signer: Signer) =>
       stats.step(
         "chain: execute until final",
         Effect.gen(function*() {
-          const executed = yield* executeKind(txKindBytes, signer, access)
+          const executed = yield* executeKind(txKindBytes, signer, sui)
           if (executed.status === "failure") return yield* new ChainStepFailed({ code: "chain TX_FAILED", reason: executed.error ?? "failure" })
-          const final = yield* ledger.getTransaction(executed.digest).pipe(
-            Effect.flatMap((tx) =>
-              tx.checkpoint === null ? Effect.fail(new ChainStepFailed({ code: "chain not final", reason: executed.digest })) : Effect.succeed(tx)
+          // Final once a checkpoint includes it, as a wallet learns it from a full node.
+          yield* Effect.tryPromise({
+            try: () => sui.core.getTransaction({ digest: executed.digest }),
+            catch: (cause) => new LedgerUnreachable({ reason: String(cause) })
+          }).pipe(
+            Effect.flatMap((result) =>
+              (result.Transaction ?? result.FailedTransaction).checkpoint === null
+                ? Effect.fail(new ChainStepFailed({ code: "chain not final", reason: executed.digest }))
+                : Effect.void
             ),
             Effect.retry(finality)
           )
-          return final.digest
+          return executed.digest
         }),
         { fromLedger: true }
       )
@@ -170,10 +189,7 @@ export const runLane = (ctx: LaneContext, index: number) =>
         if (!minted) {
           yield* stats.step(
             "chain: faucet",
-            Effect.all([
-              ledger.mint(owner.toSuiAddress(), SUI_COIN_TYPE, 1_000_000_000_000n),
-              ledger.mint(agentKey.toSuiAddress(), SUI_COIN_TYPE, 1_000_000_000_000n)
-            ]),
+            Effect.forEach([owner, owner, agentKey, agentKey], (key) => faucet(key.toSuiAddress()), { discard: true }),
             { fromLedger: true }
           )
           minted = true
@@ -234,7 +250,7 @@ export const runLane = (ctx: LaneContext, index: number) =>
         signer.grantObjectId = finalized.grantObjectId
         signer.expected = "active"
         const manifest = yield* stats.step("manifest", client.delegatedSigners.manifest({ params: { id: signer.id } }).pipe(as))
-        live = { signer, agent: makeAgent({ manifest, signer: agentKey, ledger: access }), paused: false }
+        live = { signer, agent: makeAgent({ manifest, signer: agentKey, client: sui }), paused: false }
       })
 
     const toggle = (as: ReturnType<typeof withOwner>, current: Live, acting: Acting) =>

@@ -1,28 +1,29 @@
 import { blake2b } from "@noble/hashes/blake2.js"
+import { TransactionError } from "@mysten/sui/client"
 import type { Keypair } from "@mysten/sui/cryptography"
-import { Ed25519Keypair } from "@mysten/sui/keypairs/ed25519"
+import { RpcError } from "@mysten/sui/grpc"
 import { Secp256k1Keypair } from "@mysten/sui/keypairs/secp256k1"
 import { Secp256r1Keypair } from "@mysten/sui/keypairs/secp256r1"
 import { Transaction, TransactionDataBuilder } from "@mysten/sui/transactions"
-import { fromBase58, fromBase64, toBase64, toHex } from "@mysten/sui/utils"
+import { fromBase58, fromBase64, normalizeStructTag, toBase64, toHex } from "@mysten/sui/utils"
 import { verifyTransactionSignature } from "@mysten/sui/verify"
 import { assert, describe, it } from "@effect/vitest"
-import { Effect, Option } from "effect"
-import { signAndExecuteKind } from "@gateway/client/OwnerWallet"
-import { Events, SUI_COIN_TYPE } from "@gateway/domain/chain/SpendAccountModule"
+import { Clock, Effect } from "effect"
+import { coinObjectType, Events, nonceBytes, poolIdOf, Structs, SUI_COIN_TYPE } from "@gateway/domain/chain/SpendAccountModule"
 import * as Kinds from "../src/build/Kinds.ts"
-import type { LedgerObject } from "../src/local/LedgerObject.ts"
-import { localLedgerAccess } from "../src/local/LocalLedgerAccess.ts"
+import { FAUCET_AMOUNT } from "../src/local/Faucet.ts"
 import { LocalLedger } from "../src/local/LocalLedger.ts"
-import { fund, PACKAGE, runOnLedger, seededSecret } from "./LedgerHarness.ts"
+import { Client, execute, fund, ledgerLayer, PKG, promise, type ReadBack, readTransaction, seededEd25519, seededSecret } from "./LedgerHarness.ts"
 
 // === Helpers ===
 
 const schemes: ReadonlyArray<readonly [string, (role: number) => Keypair]> = [
-  ["Ed25519", (role) => Ed25519Keypair.fromSecretKey(seededSecret(25519, role))],
+  ["Ed25519", (role) => seededEd25519(25519, role)],
   ["Secp256k1", (role) => Secp256k1Keypair.fromSecretKey(seededSecret(256_1, role))],
   ["Secp256r1", (role) => Secp256r1Keypair.fromSecretKey(seededSecret(256_2, role))]
 ]
+
+const registry = { objectId: PKG.registryId, initialSharedVersion: 1n }
 
 /** Sui's object id derivation, computed here by hand: Blake2b-256(0xf1 ‖ tx digest ‖ creation index as u64 LE). */
 const suiObjectId = (digest: string, index: number) => {
@@ -33,31 +34,26 @@ const suiObjectId = (digest: string, index: number) => {
   return `0x${toHex(blake2b(input, { dkLen: 32 }))}`
 }
 
-const promise = <A>(f: () => Promise<A>) => Effect.promise(f)
+/** Sui's digest by both of @mysten/sui's routes, and the address Sui's verifier recovers from the signature. */
+const suiView = (bytes: Uint8Array, signature: string, address: string) =>
+  Effect.gen(function*() {
+    const fromBuilder = TransactionDataBuilder.getDigestFromBytes(bytes)
+    const fromTransaction = yield* promise(() => Transaction.from(bytes).getDigest())
+    const publicKey = yield* promise(() => verifyTransactionSignature(bytes, signature, { address }))
+    return { fromBuilder, fromTransaction, signer: publicKey.toSuiAddress() }
+  })
 
-/** The ledger as a wallet sees it, recording every signed transaction it submits. */
-const recordingAccess = Effect.gen(function*() {
-  const access = yield* localLedgerAccess
-  const submitted: Array<{ readonly txBytes: string; readonly signature: string }> = []
-  return {
-    submitted,
-    access: {
-      ...access,
-      submit: (txBytes: string, signatures: ReadonlyArray<string>) => {
-        submitted.push({ txBytes, signature: signatures[0] ?? "" })
-        return access.submit(txBytes, signatures)
-      }
-    }
-  }
-})
+/** Whether Sui's verifier accepts `signature` over `bytes` for `address`. */
+const suiAccepts = (bytes: Uint8Array, signature: string, address: string) =>
+  promise(() => verifyTransactionSignature(bytes, signature, { address }).then(() => true, () => false))
 
-/** The signer's one SUI coin, as a transaction names it for gas. */
+/** The signer's one SUI coin, as a transaction names it for gas, read through the client. */
 const gasRef = (signer: Keypair) =>
   Effect.gen(function*() {
-    const ledger = yield* LocalLedger
-    const coin = (yield* ledger.ownedObjects(signer.toSuiAddress())).find((o) => o.data._tag === "Coin")
+    const client = yield* Client
+    const [coin] = (yield* promise(() => client.core.listCoins({ owner: signer.toSuiAddress() }))).objects
     if (coin === undefined) return yield* Effect.die(`${signer.toSuiAddress()} has no gas`)
-    return { objectId: coin.id, version: coin.version.toString(), digest: coin.digest }
+    return { objectId: coin.objectId, version: coin.version, digest: coin.digest }
   })
 
 /** A hand-built SplitCoins + TransferObjects from the gas coin, complete with gas, as bytes. */
@@ -78,137 +74,159 @@ const splitAndTransfer = (input: {
   return promise(() => tx.build())
 }
 
-/** Sui's digest by both of @mysten/sui's routes, and the address Sui's verifier recovers from the signature. */
-const suiView = (bytes: Uint8Array, signature: string, address: string) =>
+/** Signed bytes sent as a wallet that builds its own transactions does: ExecuteTransaction. */
+const executeSigned = (bytes: Uint8Array, signature: string) =>
   Effect.gen(function*() {
-    const fromBuilder = TransactionDataBuilder.getDigestFromBytes(bytes)
-    const fromTransaction = yield* promise(() => Transaction.from(bytes).getDigest())
-    const publicKey = yield* promise(() => verifyTransactionSignature(bytes, signature, { address }))
-    return { fromBuilder, fromTransaction, signer: publicKey.toSuiAddress() }
+    const client = yield* Client
+    return yield* Effect.tryPromise({
+      try: () => client.core.executeTransaction({ transaction: bytes, signatures: [signature], include: { effects: true } }),
+      catch: (error) => error
+    })
   })
 
-/** Whether Sui's verifier accepts `signature` over `bytes` for `address`. */
-const suiAccepts = (bytes: Uint8Array, signature: string, address: string) =>
-  promise(() => verifyTransactionSignature(bytes, signature, { address }).then(() => true, () => false))
+/** Every object an address owns, as the node lists it. */
+const owned = (address: string) =>
+  Effect.gen(function*() {
+    const client = yield* Client
+    return (yield* promise(() => client.core.listOwnedObjects({ owner: address, include: { content: true } }))).objects
+  })
 
-/** Everything a refused transaction could have touched. */
+/** Everything a refused transaction could have touched: the addresses' objects, the Registry, the latest checkpoint. */
 const ledgerState = (addresses: ReadonlyArray<string>) =>
   Effect.gen(function*() {
-    const ledger = yield* LocalLedger
-    const owned = yield* Effect.forEach(addresses, (a) => ledger.ownedObjects(a))
-    const sortById = (objects: ReadonlyArray<LedgerObject>) => [...objects].sort((a, b) => a.id.localeCompare(b.id))
+    const client = yield* Client
     return {
-      owned: owned.map(sortById),
-      shared: sortById(yield* ledger.finalSharedObjects),
-      checkpoint: yield* ledger.latestCheckpoint
+      owned: yield* Effect.forEach(addresses, owned),
+      registry: (yield* promise(() => client.core.getObjects({ objectIds: [PKG.registryId] }))).objects,
+      checkpoint: (yield* (yield* LocalLedger).latestCheckpoint).digest
     }
   })
 
-/** Submits signed bytes that must be refused: LedgerRejected, nothing recorded, nothing changed. */
+/** Submits signed bytes that must be refused: INVALID_ARGUMENT, nothing recorded, nothing changed. */
 const expectRejected = (bytes: Uint8Array, signature: string, addresses: ReadonlyArray<string>) =>
   Effect.gen(function*() {
     const ledger = yield* LocalLedger
+    const client = yield* Client
     yield* ledger.checkpoint
     const before = yield* ledgerState(addresses)
-    const refused = yield* Effect.flip(ledger.executeSigned(toBase64(bytes), [signature]))
-    assert.strictEqual(refused._tag, "LedgerRejected")
-    assert.isTrue(Option.isNone(yield* ledger.getRaw(TransactionDataBuilder.getDigestFromBytes(bytes))), "a refused transaction is not recorded")
+    const refused = yield* Effect.flip(executeSigned(bytes, signature))
+    if (!(refused instanceof RpcError)) return assert.fail(`not an RpcError: ${String(refused)}`)
+    assert.strictEqual(refused.code, "INVALID_ARGUMENT")
+    const digest = TransactionDataBuilder.getDigestFromBytes(bytes)
+    const lookup = yield* Effect.flip(Effect.tryPromise({ try: () => client.core.getTransaction({ digest }), catch: (e) => e }))
+    assert.isTrue(lookup instanceof TransactionError && lookup.reason === "notFound", "a refused transaction is not recorded")
     yield* ledger.checkpoint
     assert.deepStrictEqual(yield* ledgerState(addresses), before, "a refused transaction changes nothing")
-    return refused._tag === "LedgerRejected" ? refused.reason : ""
+    return refused.message
   })
+
+const eventOf = (tx: ReadBack) => {
+  const [event] = tx.events
+  if (event === undefined) throw new Error("no event")
+  return event.bcs
+}
+
+/** A shared ref to `objectId`, as the node reports its owner. */
+const sharedRef = (objectId: string) =>
+  Effect.gen(function*() {
+    const client = yield* Client
+    const { object } = yield* promise(() => client.core.getObject({ objectId }))
+    if (object.owner.$kind !== "Shared") return yield* Effect.die(`${objectId} is not shared`)
+    return { objectId, initialSharedVersion: BigInt(object.owner.Shared.initialSharedVersion) }
+  })
+
+const hourFromNow = Effect.map(Clock.currentTimeMillis, (now) => BigInt(now) + 3_600_000n)
 
 // === Tests ===
 
 describe("LocalLedger agrees with @mysten/sui", () => {
   for (const [scheme, key] of schemes) {
     describe(scheme, () => {
-      it("gives every Kinds.ts kind, completed and signed by signAndExecuteKind, Sui's digest and a signature Sui accepts", () =>
-        runOnLedger(Effect.gen(function*() {
-          const ledger = yield* LocalLedger
-          const { submitted, access } = yield* recordingAccess
+      it.live("gives every Kinds.ts kind, completed and signed by the client, Sui's digest and a signature Sui accepts", () =>
+        Effect.gen(function*() {
           const owner = key(1)
           const delegate = key(2)
           const recipient = key(3).toSuiAddress()
           for (const signer of [owner, delegate]) yield* fund(signer)
+          const digests = new Set<string>()
+          const deadlineMs = yield* hourFromNow
 
-          /** Runs one kind as `signer` and checks it against Sui's own view of the signed bytes. */
-          const run = (txKindBytes: string, signer: Keypair) =>
+          /** Runs one kind as `signer` and checks the bytes and signature the node recorded against Sui's own view of them. */
+          const run = (kind: Kinds.PreparedKind, signer: Keypair) =>
             Effect.gen(function*() {
-              const digest = yield* signAndExecuteKind(txKindBytes, signer, access)
-              yield* ledger.checkpoint
-              const signed = submitted.at(-1)
-              if (signed === undefined) return yield* Effect.die("nothing was submitted")
-              const sui = yield* suiView(fromBase64(signed.txBytes), signed.signature, signer.toSuiAddress())
-              assert.deepStrictEqual(sui, { fromBuilder: digest, fromTransaction: digest, signer: signer.toSuiAddress() })
-              const tx = yield* ledger.getTransaction(digest)
-              assert.strictEqual(tx.status, "success", tx.error ?? "")
+              const tx = yield* execute(kind.txKindBytes, signer)
+              assert.isTrue(tx.status.success, tx.status.error?.message)
+              const [signature] = tx.signatures
+              if (signature === undefined) return yield* Effect.die("no signature recorded")
+              const sui = yield* suiView(tx.bcs, signature, signer.toSuiAddress())
+              assert.deepStrictEqual(sui, { fromBuilder: tx.digest, fromTransaction: tx.digest, signer: signer.toSuiAddress() })
+              digests.add(tx.digest)
               return tx
             })
-          const eventOf = (tx: { readonly events: ReadonlyArray<{ readonly bcs: string }> }) => {
-            const [event] = tx.events
-            if (event === undefined) throw new Error("no event")
-            return fromBase64(event.bcs)
-          }
 
-          const created = yield* run((yield* promise(() =>
-            Kinds.fundPool(PACKAGE, { sender: owner.toSuiAddress(), coinType: SUI_COIN_TYPE, amount: 1_000n, pool: undefined, coins: [] })
-          )).txKindBytes, owner)
+          const created = yield* run(
+            yield* promise(() => Kinds.fundPool(PKG, { sender: owner.toSuiAddress(), coinType: SUI_COIN_TYPE, amount: 1_000n, pool: undefined, registry, coins: [] })),
+            owner
+          )
           const poolId = Events.PoolCreated.parse(eventOf(created)).pool_id
-          const poolObject = yield* ledger.getObject(poolId)
-          if (Option.isNone(poolObject) || poolObject.value.owner._tag !== "Shared") return assert.fail("the pool is not shared")
-          const pool = { objectId: poolId, initialSharedVersion: poolObject.value.owner.initialSharedVersion }
+          assert.strictEqual(poolId, poolIdOf(PKG, owner.toSuiAddress(), SUI_COIN_TYPE), "the pool sits at its derived id")
+          const pool = yield* sharedRef(poolId)
 
-          yield* run((yield* promise(() =>
-            Kinds.fundPool(PACKAGE, { sender: owner.toSuiAddress(), coinType: SUI_COIN_TYPE, amount: 500n, pool, coins: [] })
-          )).txKindBytes, owner)
-          const grantTx = yield* run((yield* promise(() =>
-            Kinds.createPolicyGrant(PACKAGE, {
-              sender: owner.toSuiAddress(),
-              pool,
-              coinType: SUI_COIN_TYPE,
-              delegate: delegate.toSuiAddress(),
-              sessionCap: 300n,
-              maxPerPayment: 100n,
-              expiryMs: 0n,
-              policyIds: [7n]
-            })
-          )).txKindBytes, owner)
-          const grantId = Events.GrantCreated.parse(eventOf(grantTx)).grant_id
-          const grantObject = yield* ledger.getObject(grantId)
-          if (Option.isNone(grantObject) || grantObject.value.owner._tag !== "Shared") return assert.fail("the grant is not shared")
-          const grant = { objectId: grantId, initialSharedVersion: grantObject.value.owner.initialSharedVersion }
+          yield* run(yield* promise(() => Kinds.fundPool(PKG, { sender: owner.toSuiAddress(), coinType: SUI_COIN_TYPE, amount: 500n, pool, registry, coins: [] })), owner)
+          const grantTx = yield* run(
+            yield* promise(() =>
+              Kinds.createPolicyGrant(PKG, {
+                sender: owner.toSuiAddress(),
+                grantId: "g_compat",
+                deadlineMs,
+                pool,
+                coinType: SUI_COIN_TYPE,
+                delegate: delegate.toSuiAddress(),
+                sessionCap: 300n,
+                maxPerPayment: 100n,
+                expiryMs: 0n,
+                policyIds: [7n]
+              })
+            ),
+            owner
+          )
+          const grantCreated = Events.GrantCreated.parse(eventOf(grantTx))
+          assert.deepStrictEqual(grantCreated.nonce, [...nonceBytes("g_compat")], "the create's nonce is the gateway's grant id")
+          const grant = yield* sharedRef(grantCreated.grant_id)
 
-          yield* run((yield* promise(() => Kinds.pauseGrant(PACKAGE, { sender: owner.toSuiAddress(), grant, kind: 0 }))).txKindBytes, owner)
-          yield* run((yield* promise(() => Kinds.resumeGrant(PACKAGE, { sender: owner.toSuiAddress(), grant, kind: 0 }))).txKindBytes, owner)
-          yield* run((yield* promise(() =>
-            Kinds.pay(PACKAGE, { sender: delegate.toSuiAddress(), grant, pool, coinType: SUI_COIN_TYPE, amount: 60n, recipient, memo: new Uint8Array([1, 2]) })
-          )).txKindBytes, delegate)
-          yield* run((yield* promise(() => Kinds.revokeGrant(PACKAGE, { sender: owner.toSuiAddress(), grant }))).txKindBytes, owner)
-          assert.strictEqual(submitted.length, 7)
-        })))
+          yield* run(yield* promise(() => Kinds.pauseGrant(PKG, { sender: owner.toSuiAddress(), grant, kind: 0 })), owner)
+          yield* run(yield* promise(() => Kinds.resumeGrant(PKG, { sender: owner.toSuiAddress(), grant, kind: 0 })), owner)
+          yield* run(
+            yield* promise(() =>
+              Kinds.pay(PKG, { sender: delegate.toSuiAddress(), grant, pool, coinType: SUI_COIN_TYPE, amount: 60n, recipient, memo: new Uint8Array([1, 2]) })
+            ),
+            delegate
+          )
+          yield* run(yield* promise(() => Kinds.revokeGrant(PKG, { sender: owner.toSuiAddress(), grant })), owner)
+          assert.strictEqual(digests.size, 7)
+        }).pipe(Effect.provide(ledgerLayer())))
 
-      it("gives a hand-built SplitCoins + TransferObjects Sui's digest, and the new coin Sui's object id", () =>
-        runOnLedger(Effect.gen(function*() {
-          const ledger = yield* LocalLedger
-          const sender = key(1)
-          const recipient = key(2).toSuiAddress()
+      it.live("gives a hand-built SplitCoins + TransferObjects Sui's digest, and the new coin Sui's object id", () =>
+        Effect.gen(function*() {
+          const sender = key(4)
+          const recipient = key(5).toSuiAddress()
           yield* fund(sender)
           const bytes = yield* splitAndTransfer({ sender: sender.toSuiAddress(), gas: yield* gasRef(sender), amount: 1234n, recipient })
           const { signature } = yield* promise(() => sender.signTransaction(bytes))
-          const executed = yield* ledger.executeSigned(toBase64(bytes), [signature])
-          assert.strictEqual(executed.status, "success")
+          const executed = yield* Effect.orDie(executeSigned(bytes, signature))
+          assert.strictEqual(executed.$kind, "Transaction")
+          const digest = executed.Transaction?.digest ?? ""
           const sui = yield* suiView(bytes, signature, sender.toSuiAddress())
-          assert.deepStrictEqual(sui, { fromBuilder: executed.digest, fromTransaction: executed.digest, signer: sender.toSuiAddress() })
-          const received = yield* ledger.ownedObjects(recipient)
-          assert.deepStrictEqual(received.map((o) => [o.id, o.data]), [
-            [suiObjectId(executed.digest, 0), { _tag: "Coin", coinType: received[0]?.data._tag === "Coin" ? received[0].data.coinType : "", balance: 1234n }]
-          ])
-        })))
+          assert.deepStrictEqual(sui, { fromBuilder: digest, fromTransaction: digest, signer: sender.toSuiAddress() })
+          const received = yield* owned(recipient)
+          assert.deepStrictEqual(
+            received.map((o) => [o.objectId, o.type, o.content === undefined ? "" : Structs.Coin.parse(o.content).balance.value]),
+            [[suiObjectId(digest, 0), normalizeStructTag(coinObjectType(SUI_COIN_TYPE)), "1234"]]
+          )
+        }).pipe(Effect.provide(ledgerLayer())))
 
-      it("refuses a tampered signature, another key's signature, a stale gas version and a wrong sender, changing nothing", () =>
-        runOnLedger(Effect.gen(function*() {
-          const ledger = yield* LocalLedger
+      it.live("refuses a tampered signature, another key's signature, a stale gas version and a wrong sender, changing nothing", () =>
+        Effect.gen(function*() {
           const signer = key(1)
           const other = key(2)
           const recipient = key(3).toSuiAddress()
@@ -236,73 +254,75 @@ describe("LocalLedger agrees with @mysten/sui", () => {
           assert.match(yield* expectRejected(foreign, foreignSig, everyone), /no valid signature/)
 
           // The refusals consumed nothing: the genuine transaction still runs, once.
-          const executed = yield* ledger.executeSigned(toBase64(bytes), [signature])
-          assert.strictEqual(executed.status, "success")
+          const executed = yield* Effect.orDie(executeSigned(bytes, signature))
+          assert.strictEqual(executed.$kind, "Transaction")
 
           // Another transaction naming the same, now consumed, gas version: well signed, stale.
           const stale = yield* splitAndTransfer({ sender: signer.toSuiAddress(), gas, amount: 11n, recipient })
           const staleSig = (yield* promise(() => signer.signTransaction(stale))).signature
           assert.isTrue(yield* suiAccepts(stale, staleSig, signer.toSuiAddress()), "the signature itself is fine")
           assert.match(yield* expectRejected(stale, staleSig, everyone), /is not at version/)
-        })))
+        }).pipe(Effect.provide(ledgerLayer())))
     })
   }
 
-  it("derives the pool, grant and payment ids as Sui does: Blake2b-256(0xf1 ‖ digest ‖ u64 LE index)", () =>
-    runOnLedger(Effect.gen(function*() {
-      const ledger = yield* LocalLedger
-      const access = yield* localLedgerAccess
-      const [, key] = schemes[0] ?? ["", () => new Ed25519Keypair()]
-      const owner = key(11)
-      const delegate = key(12)
-      const recipient = key(13).toSuiAddress()
+  it.live("derives the grant and payment ids as Sui does, Blake2b-256(0xf1 ‖ digest ‖ u64 LE index), and the pool's from the Registry", () =>
+    Effect.gen(function*() {
+      const owner = seededEd25519(11, 0)
+      const delegate = seededEd25519(11, 1)
+      const recipient = seededEd25519(11, 2).toSuiAddress()
       for (const k of [owner, delegate]) yield* fund(k)
-      const run = (kind: Kinds.PreparedKind, signer: Keypair) =>
-        Effect.flatMap(signAndExecuteKind(kind.txKindBytes, signer, access), (digest) =>
-          Effect.andThen(ledger.checkpoint, ledger.getTransaction(digest)))
-      const firstEvent = (tx: { readonly events: ReadonlyArray<{ readonly bcs: string }> }) => fromBase64(tx.events[0]?.bcs ?? "")
 
-      // create_pool: the coin split off gas is creation 0, the pool creation 1.
-      const poolTx = yield* run(yield* promise(() =>
-        Kinds.fundPool(PACKAGE, { sender: owner.toSuiAddress(), coinType: SUI_COIN_TYPE, amount: 1_000n, pool: undefined, coins: [] })), owner)
-      const poolId = Events.PoolCreated.parse(firstEvent(poolTx)).pool_id
-      assert.strictEqual(poolId, suiObjectId(poolTx.digest, 1))
-      const poolObject = yield* ledger.getObject(poolId)
-      if (Option.isNone(poolObject) || poolObject.value.owner._tag !== "Shared") return assert.fail("no shared pool")
-      const pool = { objectId: poolId, initialSharedVersion: poolObject.value.owner.initialSharedVersion }
+      // create_pool: the pool's id is claimed from the Registry under (owner, T); the coin split off gas is creation 0.
+      const poolTx = yield* execute(
+        (yield* promise(() => Kinds.fundPool(PKG, { sender: owner.toSuiAddress(), coinType: SUI_COIN_TYPE, amount: 1_000n, pool: undefined, registry, coins: [] })))
+          .txKindBytes,
+        owner
+      )
+      const poolId = Events.PoolCreated.parse(eventOf(poolTx)).pool_id
+      assert.strictEqual(poolId, poolIdOf(PKG, owner.toSuiAddress(), SUI_COIN_TYPE))
+      assert.notStrictEqual(poolId, suiObjectId(poolTx.digest, 1), "a pool's id does not depend on the transaction that made it")
+      const pool = yield* sharedRef(poolId)
 
       // create_policy_grant: the grant is creation 0.
-      const grantTx = yield* run(yield* promise(() =>
-        Kinds.createPolicyGrant(PACKAGE, {
-          sender: owner.toSuiAddress(),
-          pool,
-          coinType: SUI_COIN_TYPE,
-          delegate: delegate.toSuiAddress(),
-          sessionCap: 100n,
-          maxPerPayment: 10n,
-          expiryMs: 0n,
-          policyIds: []
-        })), owner)
-      const grantId = Events.GrantCreated.parse(firstEvent(grantTx)).grant_id
+      const deadlineMs = yield* hourFromNow
+      const grantTx = yield* execute(
+        (yield* promise(() =>
+          Kinds.createPolicyGrant(PKG, {
+            sender: owner.toSuiAddress(),
+            grantId: "g_ids",
+            deadlineMs,
+            pool,
+            coinType: SUI_COIN_TYPE,
+            delegate: delegate.toSuiAddress(),
+            sessionCap: 100n,
+            maxPerPayment: 10n,
+            expiryMs: 0n,
+            policyIds: []
+          })
+        )).txKindBytes,
+        owner
+      )
+      const grantId = Events.GrantCreated.parse(eventOf(grantTx)).grant_id
       assert.strictEqual(grantId, suiObjectId(grantTx.digest, 0))
-      assert.isTrue(Option.isSome(yield* ledger.getObject(grantId)))
+      const grant = yield* sharedRef(grantId)
 
       // pay: the recipient's coin is creation 0.
-      const grantObject = yield* ledger.getObject(grantId)
-      if (Option.isNone(grantObject) || grantObject.value.owner._tag !== "Shared") return assert.fail("no shared grant")
-      const grant = { objectId: grantId, initialSharedVersion: grantObject.value.owner.initialSharedVersion }
-      const payTx = yield* run(yield* promise(() =>
-        Kinds.pay(PACKAGE, { sender: delegate.toSuiAddress(), grant, pool, coinType: SUI_COIN_TYPE, amount: 5n, recipient, memo: new Uint8Array() })), delegate)
-      assert.strictEqual(payTx.status, "success")
-      assert.deepStrictEqual((yield* ledger.ownedObjects(recipient)).map((o) => o.id), [suiObjectId(payTx.digest, 0)])
-    })))
+      const payTx = yield* execute(
+        (yield* promise(() =>
+          Kinds.pay(PKG, { sender: delegate.toSuiAddress(), grant, pool, coinType: SUI_COIN_TYPE, amount: 5n, recipient, memo: new Uint8Array() })
+        )).txKindBytes,
+        delegate
+      )
+      assert.isTrue(payTx.status.success, payTx.status.error?.message)
+      assert.deepStrictEqual((yield* owned(recipient)).map((o) => o.objectId), [suiObjectId(payTx.digest, 0)])
+    }).pipe(Effect.provide(ledgerLayer())))
 
-  it("hands the whole gas coin over when a transaction transfers it (TransferObjects of GasCoin)", () =>
-    runOnLedger(Effect.gen(function*() {
-      const ledger = yield* LocalLedger
-      const sender = Ed25519Keypair.fromSecretKey(seededSecret(1, 21))
-      const recipient = Ed25519Keypair.fromSecretKey(seededSecret(1, 22)).toSuiAddress()
-      const minted = yield* fund(sender, 5_000_000_000n)
+  it.live("hands the whole gas coin over when a transaction transfers it (TransferObjects of GasCoin)", () =>
+    Effect.gen(function*() {
+      const sender = seededEd25519(1, 21)
+      const recipient = seededEd25519(1, 22).toSuiAddress()
+      const minted = yield* fund(sender)
       const tx = new Transaction()
       tx.setSender(sender.toSuiAddress())
       tx.setGasPayment([yield* gasRef(sender)])
@@ -311,10 +331,16 @@ describe("LocalLedger agrees with @mysten/sui", () => {
       tx.transferObjects([tx.gas], recipient)
       const bytes = yield* promise(() => tx.build())
       const { signature } = yield* promise(() => sender.signTransaction(bytes))
-      const executed = yield* ledger.executeSigned(toBase64(bytes), [signature])
-      assert.strictEqual(executed.status, "success")
-      assert.deepStrictEqual(yield* ledger.ownedObjects(sender.toSuiAddress()), [])
-      const received = yield* ledger.ownedObjects(recipient)
-      assert.deepStrictEqual(received.map((o) => [o.id, o.data._tag === "Coin" ? o.data.balance : -1n]), [[minted.id, 5_000_000_000n - 1_000n * 1_000n]])
-    })))
+      const executed = yield* Effect.orDie(executeSigned(bytes, signature))
+      assert.strictEqual(executed.$kind, "Transaction")
+      const read = yield* readTransaction(executed.Transaction?.digest ?? "")
+      const gas = read.effects.gasUsed
+      const charged = BigInt(gas.computationCost) + BigInt(gas.storageCost) - BigInt(gas.storageRebate)
+      assert.deepStrictEqual(yield* owned(sender.toSuiAddress()), [])
+      const received = yield* owned(recipient)
+      assert.deepStrictEqual(
+        received.map((o) => [o.objectId, o.content === undefined ? -1n : BigInt(Structs.Coin.parse(o.content).balance.value)]),
+        [[minted, FAUCET_AMOUNT - charged]]
+      )
+    }).pipe(Effect.provide(ledgerLayer())))
 })

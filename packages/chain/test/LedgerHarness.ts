@@ -1,54 +1,89 @@
 import { blake2b } from "@noble/hashes/blake2.js"
+import type { SuiClientTypes } from "@mysten/sui/client"
 import type { Signer } from "@mysten/sui/cryptography"
+import { requestSuiFromFaucetV2 } from "@mysten/sui/faucet"
+import type { SuiGrpcClient } from "@mysten/sui/grpc"
 import { Ed25519Keypair } from "@mysten/sui/keypairs/ed25519"
-import { Effect, Layer, Option } from "effect"
-import { TestClock } from "effect/testing"
-import { executeKind } from "@gateway/client/OwnerWallet"
+import { Transaction } from "@mysten/sui/transactions"
+import { fromBase64 } from "@mysten/sui/utils"
+import { Context, Effect, Layer } from "effect"
 import { SUI_COIN_TYPE } from "@gateway/domain/chain/SpendAccountModule"
-import { Chain } from "../src/Chain.ts"
 import { LedgerJournal } from "../src/local/LedgerJournal.ts"
-import { localLedgerAccess } from "../src/local/LocalLedgerAccess.ts"
 import { LocalLedger } from "../src/local/LocalLedger.ts"
+import * as SuiChain from "../src/sui/SuiChain.ts"
+import { clientFor, grpcServerLayer, Origin, PKG } from "./grpc/GrpcServer.ts"
 
-export const PACKAGE = `0x${"5e4d".padEnd(64, "0")}`
+export { Origin, PKG }
 
-/** A fresh ledger with manual checkpoints, and the Chain over it. */
-export const LedgerLayer = Chain.layerLocal.pipe(
-  Layer.provideMerge(LocalLedger.layer({ packageId: PACKAGE, network: "localnet", checkpointIntervalMs: 0, referenceGasPrice: 1000n })),
-  Layer.provide(LedgerJournal.layerMemory)
-)
+/** A plain `SuiGrpcClient` over HTTP to the test's ledger: how every wallet in these tests reaches it. */
+export class Client extends Context.Service<Client, SuiGrpcClient>()("@gateway/chain/test/Client") {}
 
-/** Runs `self` on a fresh ledger under a TestClock (time moves only by `TestClock.adjust` / `setTime`). */
-export const runOnLedger = <A, E>(self: Effect.Effect<A, E, LocalLedger | Chain>) =>
-  Effect.runPromise(self.pipe(Effect.provide(LedgerLayer), Effect.provide(TestClock.layer()), Effect.scoped))
+/**
+ * A ledger on `journal` behind its gRPC-web front on an ephemeral port, a
+ * client over HTTP to it, and the `Chain` under test: `SuiChain` over that client.
+ */
+export const ledgerLayer = (journal: Layer.Layer<LedgerJournal> = LedgerJournal.layerMemory) => {
+  const client = Layer.effect(Client, Origin.useSync(clientFor))
+  const chain = Layer.unwrap(Client.useSync((c) => SuiChain.layer({ client: c, network: "localnet", pkg: PKG, assets: [SUI_COIN_TYPE] })))
+  return chain.pipe(Layer.provideMerge(client), Layer.provideMerge(grpcServerLayer(journal)))
+}
+
+export const promise = <A>(f: () => Promise<A>) => Effect.promise(f)
 
 /** 32 secret-key bytes that depend only on (seed, role): the same run signs the same bytes. */
 export const seededSecret = (seed: number, role: number) => blake2b(new TextEncoder().encode(`ledger-test:${seed}:${role}`), { dkLen: 32 })
 
 export const seededEd25519 = (seed: number, role: number) => Ed25519Keypair.fromSecretKey(seededSecret(seed, role))
 
-/** Signs and executes a kind as `signer` (as a wallet would), then checkpoints, so the result is final. */
-export const execute = (txKindBytes: string, signer: Signer) =>
+const readBack = { effects: true, events: true, bcs: true, balanceChanges: true, objectTypes: true } as const
+export type ReadBack = SuiClientTypes.Transaction<typeof readBack>
+
+/** The transaction of a result, whether it succeeded or failed on chain. */
+export const transactionOf = <T extends SuiClientTypes.TransactionInclude>(result: SuiClientTypes.TransactionResult<T>) =>
+  result.$kind === "Transaction" ? result.Transaction : result.FailedTransaction
+
+/**
+ * Completes a kind with `signer` as sender, and signs and executes it through
+ * the client. Gas is chosen by the node's dry run; with `gasBudget` the wallet
+ * sets it all itself (budget, reference price, its SUI coins), so nothing is
+ * simulated and a kind that aborts lands on chain as a failed transaction.
+ */
+export const submit = (txKindBytes: string, signer: Signer, gasBudget?: bigint) =>
   Effect.gen(function*() {
-    const ledger = yield* LocalLedger
-    const executed = yield* executeKind(txKindBytes, signer, yield* localLedgerAccess)
-    yield* ledger.checkpoint
-    return yield* ledger.getTransaction(executed.digest)
+    const client = yield* Client
+    const transaction = Transaction.fromKind(fromBase64(txKindBytes))
+    transaction.setSender(signer.toSuiAddress())
+    if (gasBudget !== undefined) {
+      const { referenceGasPrice } = yield* promise(() => client.core.getReferenceGasPrice())
+      const { objects } = yield* promise(() => client.core.listCoins({ owner: signer.toSuiAddress() }))
+      transaction.setGasBudget(gasBudget)
+      transaction.setGasPrice(BigInt(referenceGasPrice))
+      transaction.setGasPayment(objects.map((coin) => ({ objectId: coin.objectId, version: coin.version, digest: coin.digest })))
+    }
+    return transactionOf(yield* promise(() => client.core.signAndExecuteTransaction({ transaction, signer, include: { effects: true } })))
   })
 
-/** Gas for a key. */
-export const fund = (signer: Signer, amount = 10_000_000_000n) =>
-  LocalLedger.use((ledger) => ledger.mint(signer.toSuiAddress(), SUI_COIN_TYPE, amount))
-
-/** An owner with gas and a final SUI pool of `deposit`. */
-export const ownerWithPool = (owner: Signer, deposit: bigint) =>
+/** Reads a transaction back as a node answers it. */
+export const readTransaction = (digest: string) =>
   Effect.gen(function*() {
-    const chain = yield* Chain
-    yield* fund(owner)
-    const kind = yield* chain.buildFundPool({ sender: owner.toSuiAddress(), coinType: SUI_COIN_TYPE, amount: deposit })
-    const created = yield* execute(kind.txKindBytes, owner)
-    if (created.status !== "success") return yield* Effect.die(`create_pool failed: ${created.error}`)
-    const pool = yield* chain.findPool(owner.toSuiAddress(), SUI_COIN_TYPE)
-    if (Option.isNone(pool)) return yield* Effect.die("the pool was not created")
-    return pool.value
+    const client = yield* Client
+    return transactionOf(yield* promise(() => client.core.getTransaction({ digest, include: readBack })))
+  })
+
+/** Signs and executes a kind as `signer` (as a wallet would), then checkpoints, so the result is final. */
+export const execute = (txKindBytes: string, signer: Signer, gasBudget?: bigint) =>
+  Effect.gen(function*() {
+    const executed = yield* submit(txKindBytes, signer, gasBudget)
+    yield* (yield* LocalLedger).checkpoint
+    return yield* readTransaction(executed.digest)
+  })
+
+/** Gas for a key, from the faucet; answers the coin's id. */
+export const fund = (signer: Signer) =>
+  Effect.gen(function*() {
+    const host = yield* Origin
+    const funded = yield* promise(() => requestSuiFromFaucetV2({ host, recipient: signer.toSuiAddress() }))
+    const [coin] = funded.coins_sent ?? []
+    if (coin === undefined) return yield* Effect.die("the faucet sent nothing")
+    return coin.id
   })

@@ -1,16 +1,24 @@
+import type { ClientWithCoreApi } from "@mysten/sui/client"
 import type { Signer } from "@mysten/sui/cryptography"
 import { decodePaymentRequiredHeader, decodePaymentResponseHeader, encodePaymentSignatureHeader } from "@x402/core/http"
 import type { PaymentRequirements, SettleResponse } from "@x402/core/types"
 import { Effect, Schedule, Schema } from "effect"
 import * as Kinds from "@gateway/chain/build/Kinds"
-import { normalizeCoinType } from "@gateway/domain/chain/SpendAccountModule"
+import { normalizeCoinType, type SpendAccountPackage } from "@gateway/domain/chain/SpendAccountModule"
 import type { ConnectionManifest } from "@gateway/domain/ConnectionManifest"
 import { policyAllows } from "@gateway/domain/Policy"
 import { memoOf } from "@gateway/domain/verify/PaymentVerifier"
-import { executeKind, type LedgerAccess } from "./OwnerWallet.ts"
+import { executeKind, type GasOptions, type LedgerUnreachable } from "./OwnerWallet.ts"
 
-/** The SDK would not pay, or the chain would not let it: `reason` says which rule. */
-export class PaymentRefused extends Schema.TaggedError<PaymentRefused>()("PaymentRefused", { reason: Schema.String }) {}
+/**
+ * The SDK would not pay, or the chain would not let it: `reason` says which
+ * rule. `digest` names the transaction when it reached the chain and failed
+ * there (its gas was spent); a payment refused by the dry run has none.
+ */
+export class PaymentRefused extends Schema.TaggedError<PaymentRefused>()("PaymentRefused", {
+  reason: Schema.String,
+  digest: Schema.optionalKey(Schema.String)
+}) {}
 
 /**
  * The network failed after the payment was made. The payment is not lost:
@@ -42,13 +50,29 @@ const untilFinal = Schedule.spaced("100 millis")
 /** A challenge must leave this long to pay and present it, or paying it would likely be wasted. */
 const MIN_TIME_LEFT_MS = 2_000
 
+/** The package the manifest names: `pay` is called at its published-at id. */
+export const packageOf = (manifest: ConnectionManifest): SpendAccountPackage => ({
+  originalId: manifest.packageId,
+  publishedAt: manifest.publishedAt,
+  registryId: manifest.registryId
+})
+
 /**
  * An agent that pays for calls with its own key through the grant its owner
  * provisioned. It checks every challenge against the manifest's policy and
- * caps before paying, and refuses a mismatch locally. The key never leaves it.
+ * caps before paying, and refuses a mismatch locally. It executes its `pay`
+ * through `client` (a `SuiGrpcClient` of the manifest's network), which
+ * prices and pays gas; `gas` is for agents that pay concurrently and give each
+ * payment a coin of its own. The key never leaves it.
  */
-export const makeAgent = <E>(options: { readonly manifest: ConnectionManifest; readonly signer: Signer; readonly ledger: LedgerAccess<E> }) => {
-  const { manifest, signer, ledger } = options
+export const makeAgent = (options: {
+  readonly manifest: ConnectionManifest
+  readonly signer: Signer
+  readonly client: ClientWithCoreApi
+  readonly gas?: Effect.Effect<GasOptions, LedgerUnreachable>
+}) => {
+  const { manifest, signer, client } = options
+  const pkg = packageOf(manifest)
 
   const choose = (required: { resource: { url: string }; accepts: ReadonlyArray<PaymentRequirements> }, url: URL, method: string) =>
     Effect.gen(function*() {
@@ -92,7 +116,7 @@ export const makeAgent = <E>(options: { readonly manifest: ConnectionManifest; r
       const { terms, nonce, amount, grant } = yield* choose(required, new URL(url), method)
 
       const kind = yield* Effect.promise(() =>
-        Kinds.pay(manifest.packageId, {
+        Kinds.pay(pkg, {
           sender: signer.toSuiAddress(),
           grant: { objectId: grant.grantObjectId, initialSharedVersion: BigInt(grant.grantInitialSharedVersion) },
           pool: { objectId: grant.pool, initialSharedVersion: BigInt(grant.poolInitialSharedVersion) },
@@ -102,8 +126,13 @@ export const makeAgent = <E>(options: { readonly manifest: ConnectionManifest; r
           memo: memoOf(nonce)
         })
       )
-      const executed = yield* executeKind(kind.txKindBytes, signer, ledger)
-      if (executed.status === "failure") return yield* refuse(`the chain refused the payment: ${executed.error ?? "failure"}`)
+      const gas = options.gas === undefined ? {} : yield* options.gas
+      const executed = yield* executeKind(kind.txKindBytes, signer, client, gas).pipe(
+        Effect.catchTag("KindRefused", (refused) => refuse(`the chain refused the payment: ${refused.reason}`))
+      )
+      if (executed.status === "failure") {
+        return yield* Effect.fail(new PaymentRefused({ reason: `the chain refused the payment: ${executed.error ?? "failure"}`, digest: executed.digest }))
+      }
 
       const credential = encodePaymentSignatureHeader({ x402Version: 2, accepted: terms, payload: { digest: executed.digest } })
       const paid = yield* Effect.tryPromise({

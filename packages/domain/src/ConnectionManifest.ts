@@ -22,7 +22,12 @@ export const ManifestGrant = Schema.Struct({
 export const ConnectionManifest = Schema.Struct({
   version: Schema.Literal(1),
   network: Schema.String,
+  /** The package's original id: the one its types and events are named under. */
   packageId: ObjectId,
+  /** The id `pay` is called at: the package version in use, equal to `packageId` before any upgrade. */
+  publishedAt: ObjectId,
+  /** The package's shared `Registry`, so the manifest names the whole `SpendAccountPackage`. */
+  registryId: ObjectId,
   apiBaseUrl: Schema.String,
   delegatedSignerId: DelegatedSignerId,
   delegate: SuiAddress,

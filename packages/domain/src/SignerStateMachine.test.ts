@@ -1,6 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
 import * as fc from "fast-check"
-import { afterFinalize, aggregate, apply, type GrantViewStatus, type Transition, Transitions, viewStatus } from "./SignerStateMachine.ts"
+import { aggregate, apply, type GrantViewStatus, type Transition, Transitions, viewStatus } from "./SignerStateMachine.ts"
 import { GrantStatus } from "./SignerStatus.ts"
 
 const grantStatus = fc.constantFrom(...GrantStatus.literals)
@@ -25,11 +25,10 @@ describe("SignerStateMachine", () => {
     }
   })
 
-  it("refuses every transition out of revoked, and out of failed all but a late create", () => {
-    const late: Partial<Record<Transition, GrantStatus>> = { lateCreate: "active", lateCreateRevoking: "revoking" }
+  it("refuses every transition out of revoked and out of failed: both are terminal", () => {
     for (const transition of Object.keys(Transitions) as Array<Transition>) {
       expect(apply(transition, "revoked")).toBeUndefined()
-      expect(apply(transition, "failed")).toBe(late[transition])
+      expect(apply(transition, "failed")).toBeUndefined()
     }
   })
 
@@ -40,27 +39,10 @@ describe("SignerStateMachine", () => {
     }
   })
 
-  it("a verified create activates a pending grant, binds a failed one (for revocation once it was asked), and refuses the rest", () => {
+  it("a verified create activates only a pending grant", () => {
     for (const status of GrantStatus.literals) {
-      expect(afterFinalize("finalizeCreate", status, false), status).toBe(status === "pending" || status === "failed" ? "active" : undefined)
-      expect(afterFinalize("finalizeCreate", status, true), status).toBe(
-        status === "pending" ? "active" : status === "failed" ? "revoking" : undefined
-      )
+      expect(apply("finalizeCreate", status), status).toBe(status === "pending" ? "active" : undefined)
     }
-  })
-
-  it("a failed grant whose revocation was asked never becomes spendable again, whatever the finalizes", () => {
-    const actions = fc.constantFrom("finalizeCreate" as const, "finalizePause" as const, "finalizeResume" as const, "finalizeRevoke" as const)
-    fc.assert(
-      fc.property(fc.array(actions, { maxLength: 8 }), (steps) => {
-        let status: GrantStatus = "failed"
-        for (const step of steps) {
-          status = afterFinalize(step, status, true) ?? status
-          expect(["failed", "revoking", "revoked"]).toContain(status)
-        }
-      }),
-      { seed: 7 }
-    )
   })
 
   it("derives the aggregate statuses of the spec", () => {

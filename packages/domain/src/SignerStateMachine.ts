@@ -8,16 +8,12 @@ import type { GrantStatus, SignerStatus } from "./SignerStatus.ts"
 export const Transitions = {
   /** The create transaction verified on chain. */
   finalizeCreate: { from: ["pending"], to: "active" },
-  /** The grant's own create transaction failed on chain. */
-  failCreate: { from: ["pending"], to: "failed" },
   /**
-   * A create kind handed out stays executable, so a grant already reported
-   * failed can still appear on chain; the chain is the record, so it is bound
-   * and activates late.
+   * The grant's own create transaction failed on chain. `failed` is terminal:
+   * a create kind carries a deadline and a single-use nonce, so the chain
+   * itself refuses it once the grant reads failed.
    */
-  lateCreate: { from: ["failed"], to: "active" },
-  /** The same, when revocation was already asked for the grant: it is bound only to be revoked. */
-  lateCreateRevoking: { from: ["failed"], to: "revoking" },
+  failCreate: { from: ["pending"], to: "failed" },
   preparePause: { from: ["active", "pausing"], to: "pausing" },
   finalizePause: { from: ["pausing"], to: "paused" },
   /** Resume prepare changes nothing until the resume verifies on chain. */
@@ -41,17 +37,6 @@ export const canApply = (transition: Transition, status: GrantStatus): boolean =
 
 export const apply = (transition: Transition, status: GrantStatus): GrantStatus | undefined =>
   canApply(transition, status) ? Transitions[transition].to : undefined
-
-/**
- * Where a verified finalize takes a grant. A verified create activates a
- * pending grant, and binds a failed one: active again, or `revoking` when
- * revocation was already asked for it (abandoned at revoke, or its signer is
- * being revoked).
- */
-export const afterFinalize = (action: FinalizeAction, status: GrantStatus, revocationAsked: boolean): GrantStatus | undefined =>
-  action === "finalizeCreate"
-    ? apply("finalizeCreate", status) ?? apply(revocationAsked ? "lateCreateRevoking" : "lateCreate", status)
-    : apply(action, status)
 
 /** A grant's status as read: a live grant whose expiry has passed reads as `expired`. */
 export type GrantViewStatus = GrantStatus | "expired"

@@ -1,5 +1,7 @@
-import { Config, ConfigProvider, Context, Layer, Option, Redacted } from "effect"
+import { Config, ConfigProvider, Context, Layer, Option, type Redacted } from "effect"
+import { genesisRegistryId, localPackage } from "@gateway/chain/local/LedgerObject"
 import type { LedgerConfig } from "@gateway/chain/local/LocalLedger"
+import type { SpendAccountPackage } from "@gateway/domain/chain/SpendAccountModule"
 import { SuiAddress } from "@gateway/domain/SuiAddress"
 
 /** Everything the server reads from the environment, with its defaults (README "Configuration"). */
@@ -16,80 +18,130 @@ export interface AppConfigShape {
   readonly sessionTtlMs: number
   readonly challengeTtlMs: number
   readonly network: string
-  /** A prepared grant not finalized within this window reads as failed. */
+  /** A prepared grant's create kind is valid this long (its on-chain deadline); a grant not live by then is failed for good. */
   readonly pendingGrantTtlMs: number
-  /** Where `spend_account` is published. */
-  readonly spendAccountPackage: string
+  /** Where `spend_account` lives: original id, published-at id, Registry. */
+  readonly spendAccountPackage: SpendAccountPackage
   /** LocalLedger makes a checkpoint this often (ms); 0 means only when asked. */
   readonly ledgerCheckpointMs: number
   /** Coin types sellers may price services in. */
   readonly supportedAssets: ReadonlyArray<string>
   /** How long an agent has to pay a 402 challenge. */
   readonly paymentChallengeSeconds: number
-  /** A Sui JSON-RPC endpoint: when set, the gateway runs on that network instead of LocalLedger. */
-  readonly suiRpcUrl: Option.Option<string>
+  /** A Sui full node's gRPC URL: when set, the gateway runs on that network instead of LocalLedger. */
+  readonly suiGrpcUrl: Option.Option<string>
   /** Sign-in steps (challenges and sessions) one address may take per minute, per replica. */
   readonly signInPerMinute: number
 }
 
-/** LocalLedger's default package id: any fixed address serves, since it publishes nothing. */
-export const LOCAL_PACKAGE_ID = "0x5e4d000000000000000000000000000000000000000000000000000000000001"
+/** LocalLedger's package id: any fixed address serves, since it publishes nothing. */
+const LOCAL_ORIGINAL_ID = "0x5e4d000000000000000000000000000000000000000000000000000000000001"
+
+/** The package LocalLedger serves: never upgraded, its Registry the one the ledger creates at genesis. */
+export const LOCAL_PACKAGE: SpendAccountPackage = localPackage(LOCAL_ORIGINAL_ID)
+
+/** Every setting's default, declared once: `fromEnv` falls back to these, and tests and scripts start from them. */
+export const defaults: AppConfigShape = {
+  host: "127.0.0.1",
+  port: 8787,
+  publicUrl: Option.none(),
+  databaseUrl: Option.none(),
+  dataDir: Option.none(),
+  internalHopSecret: Option.none(),
+  internalHopWindowMs: 60_000,
+  sessionTtlMs: 12 * 60 * 60 * 1000,
+  challengeTtlMs: 5 * 60 * 1000,
+  network: "localnet",
+  pendingGrantTtlMs: 24 * 60 * 60 * 1000,
+  spendAccountPackage: LOCAL_PACKAGE,
+  ledgerCheckpointMs: 250,
+  supportedAssets: ["0x2::sui::SUI"],
+  paymentChallengeSeconds: 300,
+  suiGrpcUrl: Option.none(),
+  signInPerMinute: 30
+}
+
+const refuse = (message: string, cause?: unknown) => Config.fail(new ConfigProvider.SourceError({ message, cause }))
 
 /** A live-mode setting whose failure tells the operator what live mode needs, not just what the parser expected. */
 const requiredLive = <A>(name: string, expected: string, config: Config.Config<A>) =>
-  Config.orElse(config, (error) =>
-    Config.fail(new ConfigProvider.SourceError({ message: `${name} must be ${expected} when SUI_RPC_URL is set`, cause: error })))
+  Config.orElse(config, (error) => refuse(`${name} must be ${expected} when SUI_GRPC_URL is set`, error))
+
+const packageId = (name: string, expected: string) => requiredLive(name, expected, Config.schema(SuiAddress, name))
 
 /**
- * Which chain the gateway runs on. Live mode (SUI_RPC_URL set) must name its
- * network and package: a local default there would point real payments at a
- * package id that exists only in LocalLedger, so a missing or malformed value
- * fails start-up instead.
+ * Which chain the gateway runs on. Live mode (SUI_GRPC_URL set) must name its
+ * network, package and Registry: a local default there would point real
+ * payments at ids that exist only in LocalLedger, so a missing or malformed
+ * value fails start-up instead. SUI_RPC_URL named the retired JSON-RPC
+ * endpoint; it is refused rather than ignored, so nobody runs on LocalLedger
+ * believing they are live.
  */
 const chainConfig = Config.option(Config.String("SUI_RPC_URL")).pipe(
   Config.flatMap(Option.match({
+    onSome: () =>
+      refuse(
+        "SUI_RPC_URL is no longer read: Sui retired JSON-RPC. Set SUI_GRPC_URL to a full node's gRPC URL (e.g. https://fullnode.testnet.sui.io:443) instead"
+      ),
+    onNone: () => Config.option(Config.String("SUI_GRPC_URL"))
+  })),
+  Config.flatMap(Option.match({
     onNone: () =>
       Config.all({
-        suiRpcUrl: Config.succeed(Option.none<string>()),
-        network: Config.String("SUI_NETWORK").pipe(Config.withDefault("localnet")),
-        spendAccountPackage: Config.String("SPEND_ACCOUNT_PACKAGE").pipe(Config.withDefault(LOCAL_PACKAGE_ID))
-      }),
+        suiGrpcUrl: Config.succeed(Option.none<string>()),
+        network: Config.String("SUI_NETWORK").pipe(Config.withDefault(defaults.network)),
+        originalId: Config.schema(SuiAddress, "SPEND_ACCOUNT_PACKAGE").pipe(Config.withDefault(LOCAL_ORIGINAL_ID)),
+        publishedAt: Config.option(Config.schema(SuiAddress, "SPEND_ACCOUNT_PUBLISHED_AT")),
+        registryId: Config.option(Config.schema(SuiAddress, "SPEND_ACCOUNT_REGISTRY"))
+      }).pipe(Config.map(({ originalId, publishedAt, registryId, ...rest }) => ({
+        ...rest,
+        spendAccountPackage: {
+          originalId,
+          publishedAt: Option.getOrElse(publishedAt, () => originalId),
+          registryId: Option.getOrElse(registryId, () => genesisRegistryId(originalId))
+        }
+      }))),
     onSome: (url) =>
       Config.all({
-        suiRpcUrl: Config.succeed(Option.some(url)),
+        suiGrpcUrl: Config.succeed(Option.some(url)),
         network: requiredLive(
           "SUI_NETWORK",
           "localnet, devnet, testnet or mainnet",
           Config.Literals(["localnet", "devnet", "testnet", "mainnet"], "SUI_NETWORK")
         ),
-        spendAccountPackage: requiredLive(
-          "SPEND_ACCOUNT_PACKAGE",
-          "the published package id (0x and 64 lowercase hex digits)",
-          Config.schema(SuiAddress, "SPEND_ACCOUNT_PACKAGE")
-        )
-      })
+        originalId: packageId("SPEND_ACCOUNT_PACKAGE", "the package's original id (0x and 64 lowercase hex digits)"),
+        publishedAt: requiredLive(
+          "SPEND_ACCOUNT_PUBLISHED_AT",
+          "the id of the package version in use (0x and 64 lowercase hex digits), or unset",
+          Config.option(Config.schema(SuiAddress, "SPEND_ACCOUNT_PUBLISHED_AT"))
+        ),
+        registryId: packageId("SPEND_ACCOUNT_REGISTRY", "the id of the package's shared Registry (0x and 64 lowercase hex digits)")
+      }).pipe(Config.map(({ originalId, publishedAt, registryId, ...rest }) => ({
+        ...rest,
+        spendAccountPackage: { originalId, publishedAt: Option.getOrElse(publishedAt, () => originalId), registryId }
+      })))
   }))
 )
 
 export class AppConfig extends Context.Service<AppConfig, AppConfigShape>()("@gateway/server/AppConfig") {
   static readonly fromEnv: Config.Config<AppConfigShape> = Config.all({
-    host: Config.String("HOST").pipe(Config.withDefault("127.0.0.1")),
-    port: Config.Port("PORT").pipe(Config.withDefault(8787)),
+    host: Config.String("HOST").pipe(Config.withDefault(defaults.host)),
+    port: Config.Port("PORT").pipe(Config.withDefault(defaults.port)),
     publicUrl: Config.option(Config.String("PUBLIC_URL")),
     databaseUrl: Config.option(Config.Redacted("DATABASE_URL")),
     dataDir: Config.option(Config.String("DATA_DIR")),
     internalHopSecret: Config.option(Config.Redacted("INTERNAL_HOP_SECRET")),
-    internalHopWindowMs: Config.Int("INTERNAL_HOP_WINDOW_MS").pipe(Config.withDefault(60_000)),
-    sessionTtlMs: Config.Int("SESSION_TTL_MS").pipe(Config.withDefault(12 * 60 * 60 * 1000)),
-    challengeTtlMs: Config.Int("CHALLENGE_TTL_MS").pipe(Config.withDefault(5 * 60 * 1000)),
-    pendingGrantTtlMs: Config.Int("PENDING_GRANT_TTL_MS").pipe(Config.withDefault(24 * 60 * 60 * 1000)),
-    ledgerCheckpointMs: Config.Int("LEDGER_CHECKPOINT_MS").pipe(Config.withDefault(250)),
+    internalHopWindowMs: Config.Int("INTERNAL_HOP_WINDOW_MS").pipe(Config.withDefault(defaults.internalHopWindowMs)),
+    sessionTtlMs: Config.Int("SESSION_TTL_MS").pipe(Config.withDefault(defaults.sessionTtlMs)),
+    challengeTtlMs: Config.Int("CHALLENGE_TTL_MS").pipe(Config.withDefault(defaults.challengeTtlMs)),
+    pendingGrantTtlMs: Config.Int("PENDING_GRANT_TTL_MS").pipe(Config.withDefault(defaults.pendingGrantTtlMs)),
+    ledgerCheckpointMs: Config.Int("LEDGER_CHECKPOINT_MS").pipe(Config.withDefault(defaults.ledgerCheckpointMs)),
     supportedAssets: Config.String("SUPPORTED_ASSETS").pipe(
-      Config.withDefault("0x2::sui::SUI"),
-      Config.map((list) => list.split(",").map((s) => s.trim()).filter((s) => s.length > 0))
+      Config.map((list) => list.split(",").map((s) => s.trim()).filter((s) => s.length > 0)),
+      Config.withDefault(defaults.supportedAssets)
     ),
-    paymentChallengeSeconds: Config.Int("PAYMENT_CHALLENGE_SECONDS").pipe(Config.withDefault(300)),
-    signInPerMinute: Config.Int("SIGN_IN_PER_MINUTE").pipe(Config.withDefault(30)),
+    paymentChallengeSeconds: Config.Int("PAYMENT_CHALLENGE_SECONDS").pipe(Config.withDefault(defaults.paymentChallengeSeconds)),
+    signInPerMinute: Config.Int("SIGN_IN_PER_MINUTE").pipe(Config.withDefault(defaults.signInPerMinute)),
     chain: chainConfig
   }).pipe(Config.map(({ chain, ...config }) => ({ ...config, ...chain })))
 
@@ -97,7 +149,7 @@ export class AppConfig extends Context.Service<AppConfig, AppConfigShape>()("@ga
 
   /** The LocalLedger these settings describe. */
   static readonly ledgerConfig = (config: AppConfigShape): LedgerConfig => ({
-    packageId: config.spendAccountPackage,
+    pkg: config.spendAccountPackage,
     network: config.network,
     checkpointIntervalMs: config.ledgerCheckpointMs,
     referenceGasPrice: 1000n

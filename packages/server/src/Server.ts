@@ -2,8 +2,11 @@ import { NodeHttpServer } from "@effect/platform-node"
 import { ByteSize, Effect, Layer } from "effect"
 import { HttpIncomingMessage, HttpMiddleware, HttpRouter } from "effect/http"
 import { SqlClient } from "effect/sql"
-import { Chain } from "@gateway/chain/Chain"
-import { JsonRpcFront } from "@gateway/chain/local/JsonRpcFront"
+import type { ClientWithCoreApi } from "@mysten/sui/client"
+import { SuiGrpcClient } from "@mysten/sui/grpc"
+import { Faucet } from "@gateway/chain/local/Faucet"
+import { GrpcFront } from "@gateway/chain/local/grpc/GrpcFront"
+import { localTransport } from "@gateway/chain/local/grpc/LocalTransport"
 import * as SuiChain from "@gateway/chain/sui/SuiChain"
 import { AppConfig } from "./Config.ts"
 import { createGatewayServer } from "./http/GatewayNodeServer.ts"
@@ -53,13 +56,38 @@ const serve = <R>(chainRoutes: Layer.Layer<never, never, R>) =>
     // Provided once, here: the catalog (inside Services) fills and invalidates it, the Node server answers from it.
   ).pipe(Layer.provide(ServiceReadCache.layer))
 
+/** The `Chain` the whole gateway reads, over any client with Sui's core API. */
+const layerChain = (client: ClientWithCoreApi) =>
+  Layer.unwrap(
+    AppConfig.useSync((config) =>
+      SuiChain.layer({ client, network: config.network, pkg: config.spendAccountPackage, assets: config.supportedAssets })
+    )
+  )
+
 /**
  * The gateway on the embedded chain: the HTTP app on a Node server at the
- * configured host and port, LocalLedger's JSON-RPC front beside it, over a
- * migrated store and a LocalLedger given from outside, so `main.ts` and the
- * tests compose the same server and differ only in those.
+ * configured host and port, LocalLedger's gRPC-web front at `/sui` and its
+ * faucet beside it, over a migrated store and a LocalLedger given from
+ * outside, so `main.ts` and the tests compose the same server and differ only
+ * in those. The gateway itself reads the ledger as any wallet does, through a
+ * `SuiGrpcClient`, on a transport that reaches the same service
+ * implementations without a socket. The `Chain` is exposed too, for tests
+ * that build kinds as the gateway does.
  */
-export const layerServer = serve(JsonRpcFront).pipe(Layer.provide(Chain.layerLocal))
+export const layerServer = serve(Layer.mergeAll(GrpcFront, Faucet)).pipe(
+  Layer.provideMerge(
+    Layer.unwrap(
+      Effect.gen(function*() {
+        const config = yield* AppConfig
+        const transport = yield* localTransport
+        return layerChain(new SuiGrpcClient({ network: config.network, transport }))
+      })
+    )
+  )
+)
 
-/** The gateway on a live Sui network through its JSON-RPC endpoint (`SUI_RPC_URL`). */
-export const layerServerLive = (sui: SuiChain.SuiChainConfig) => serve(Layer.empty).pipe(Layer.provide(SuiChain.layer(sui)))
+/** The gateway on a live Sui network through a full node's gRPC API (`SUI_GRPC_URL`); no `/sui` is served. */
+export const layerServerLive = (grpcUrl: string) =>
+  serve(Layer.empty).pipe(
+    Layer.provide(Layer.unwrap(AppConfig.useSync((config) => layerChain(new SuiGrpcClient({ network: config.network, baseUrl: grpcUrl })))))
+  )

@@ -6,6 +6,7 @@ import { LedgerJournalSql } from "./repositories/LedgerJournalRepo.ts"
 import { layerLogging } from "./observability/Logging.ts"
 import { layerServer, layerServerLive, layerStore } from "./Server.ts"
 import * as Database from "./storage/Database.ts"
+import { layerLedgerWriterLock } from "./storage/LedgerWriterLock.ts"
 
 /**
  * `npm start`: the whole gateway on the embedded defaults (PGlite kept in
@@ -17,19 +18,29 @@ const ConfigLive = Layer.effect(
     AppConfig.of({ ...config, dataDir: Option.orElse(config.dataDir, () => Option.some("./data")) }))
 )
 
-const Ledger = Layer.unwrap(AppConfig.useSync((config) => LocalLedger.layer(AppConfig.ledgerConfig(config))))
+/**
+ * LocalLedger journaled in the store. On PostgreSQL, replicas share the
+ * store, so only the one holding the writer lock may run it (the lock is taken
+ * before the ledger replays its journal).
+ */
+const Ledger = Layer.unwrap(
+  AppConfig.useSync((config) =>
+    LocalLedger.layer(AppConfig.ledgerConfig(config)).pipe(
+      Layer.provide(LedgerJournalSql),
+      Layer.provide(Option.isSome(config.databaseUrl) ? layerLedgerWriterLock : Layer.empty)
+    )
+  )
+)
 
 /**
- * LocalLedger (journaled in the store) by default; a live network when
- * SUI_RPC_URL is set (AppConfig has already refused a live mode without a
- * known network and an explicit package).
+ * LocalLedger by default; a live network when SUI_GRPC_URL is set (AppConfig
+ * has already refused a live mode without a known network, package and Registry).
  */
 const Gateway = Layer.unwrap(
   AppConfig.useSync((config) =>
-    Option.match(config.suiRpcUrl, {
-      onNone: () => layerServer.pipe(Layer.provide(Ledger), Layer.provide(LedgerJournalSql)),
-      onSome: (url) =>
-        layerServerLive({ url, network: config.network, packageId: config.spendAccountPackage })
+    Option.match(config.suiGrpcUrl, {
+      onNone: () => layerServer.pipe(Layer.provide(Ledger)),
+      onSome: layerServerLive
     })
   )
 )

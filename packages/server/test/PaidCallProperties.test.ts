@@ -1,14 +1,12 @@
 import { assert, describe, layer } from "@effect/vitest"
-import { Duration, Effect, Option } from "effect"
+import { Duration, Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import * as fc from "fast-check"
-import { fromBase64, normalizeSuiAddress } from "@mysten/sui/utils"
+import { normalizeSuiAddress } from "@mysten/sui/utils"
 import { decodePaymentSignatureHeader } from "@x402/core/http"
-import { LocalLedger } from "@gateway/chain/local/LocalLedger"
-import { localLedgerAccess } from "@gateway/chain/local/LocalLedgerAccess"
 import { makeApiClient } from "@gateway/client"
 import { makeAgent } from "@gateway/client/AgentSdk"
-import { Events, eventType, normalizeCoinType, SUI_COIN_TYPE } from "@gateway/domain/chain/SpendAccountModule"
+import { Events, eventType, normalizeCoinType, Structs, SUI_COIN_TYPE } from "@gateway/domain/chain/SpendAccountModule"
 import { isApiError } from "@gateway/domain/Errors"
 import { fundedOwner, grantedAgent, liveService, paidCallEnv } from "./Scenario.ts"
 import { TestLedger } from "./TestLedger.ts"
@@ -44,10 +42,13 @@ const StepArb: fc.Arbitrary<Step> = fc.record({
   delays: fc.array(fc.integer({ min: 0, max: 40 }), { minLength: LANES + 2, maxLength: LANES + 2 })
 })
 
-/** What the agent saw: the call was forwarded with a receipt, or the chain aborted the payment. */
+/**
+ * What the agent saw: the call was forwarded with a receipt, or the chain
+ * refused the payment, in the wallet's dry run (no digest) or on chain.
+ */
 type Outcome =
   | { readonly _tag: "Forwarded"; readonly call: string; readonly digest: string; readonly credential: string }
-  | { readonly _tag: "Aborted"; readonly call: string; readonly abort: string }
+  | { readonly _tag: "Aborted"; readonly call: string; readonly abort: string; readonly digest: string | undefined }
 
 /** The Move abort a payment may meet in each owner state (the module checks revoked, then paused, then the caps). */
 const abortIn = (state: OwnerState) => (state === "revoked" ? "ERevoked" : state === "paused" ? "EPaused" : "EExceedsSessionCap")
@@ -78,12 +79,15 @@ describe("paid calls under owner changes", () => {
       Effect.gen(function*() {
         const baseUrl = yield* BaseUrl
         const ledger = yield* TestLedger
-        const local = yield* LocalLedger
+        const sui = ledger.client
         const sql = yield* SqlClient.SqlClient
         const upstream = yield* Upstream
         const client = yield* makeApiClient(baseUrl)
-        const access = yield* localLedgerAccess
-        const paymentMade = eventType(local.config.packageId, "PaymentMade")
+        const paymentMade = eventType(ledger.pkg.originalId, "PaymentMade")
+        const transaction = (digest: string) =>
+          Effect.promise(() => sui.core.getTransaction({ digest, include: { effects: true, events: true, balanceChanges: true } })).pipe(
+            Effect.map((result) => result.Transaction ?? result.FailedTransaction)
+          )
         let runs = 0
 
         const scenario = (steps: ReadonlyArray<Step>) =>
@@ -96,37 +100,33 @@ describe("paid calls under owner changes", () => {
             const granted = manifest.grants[0]
             if (granted === undefined) return assert.fail("no grant in the manifest")
             const grantObjectId = normalizeSuiAddress(granted.grantObjectId)
-            const poolBalance = Effect.map(local.getObject(granted.pool), (o) => (Option.isSome(o) && o.value.data._tag === "Pool" ? o.value.data.balance : -1n))
+            const poolBalance = Effect.map(ledger.contents(granted.pool), (bytes) => BigInt(Structs.Pool.parse(bytes).balance.value))
             const poolBefore = yield* poolBalance
-            const grantOnChain = Effect.flatMap(local.getObject(grantObjectId), (o) =>
-              Option.isSome(o) && o.value.data._tag === "Grant" ? Effect.succeed(o.value.data) : Effect.die("the grant is not on chain"))
+            const grantOnChain = Effect.map(ledger.contents(grantObjectId), (bytes) => Structs.Grant.parse(bytes))
 
-            // Every transaction the agent submits, as its wallet saw it.
-            const submitted: Array<{ readonly digest: string; readonly status: "success" | "failure" }> = []
-            const lanes = yield* Effect.forEach(Array.from({ length: LANES }), () =>
-              Effect.map(local.mint(agentKey.toSuiAddress(), SUI_COIN_TYPE, 10_000_000_000n), (coin) =>
-                makeAgent({
-                  manifest,
-                  signer: agentKey,
-                  ledger: {
-                    referenceGasPrice: access.referenceGasPrice,
-                    gasCoins: (address: string) => Effect.map(access.gasCoins(address), (coins) => coins.filter((c) => c.objectId === coin.id)),
-                    submit: (txBytes: string, signatures: ReadonlyArray<string>) =>
-                      Effect.tap(access.submit(txBytes, signatures), (executed) =>
-                        Effect.sync(() => {
-                          submitted.push({ digest: executed.digest, status: executed.status })
-                        }))
-                  }
-                })))
+            // Each lane pays gas with a coin of its own from the faucet, named to the wallet at its current version.
+            for (let lane = 0; lane < LANES; lane++) yield* ledger.gas(agentKey.toSuiAddress())
+            const coins = yield* Effect.promise(() => sui.core.listCoins({ owner: agentKey.toSuiAddress() }))
+            const lanes = coins.objects.slice(0, LANES).map((coin) =>
+              makeAgent({
+                manifest,
+                signer: agentKey,
+                client: sui,
+                gas: Effect.promise(() => sui.core.getObject({ objectId: coin.objectId })).pipe(
+                  Effect.map(({ object }) => ({ coins: [{ objectId: object.objectId, version: object.version, digest: object.digest }] }))
+                )
+              })
+            )
+            assert.strictEqual(lanes.length, LANES)
 
             const pay = (agent: (typeof lanes)[number], call: string) =>
               Effect.gen(function*() {
                 const paid = yield* Effect.result(agent.fetchPaid(`${entry.resourceUrl}?call=${call}`))
                 if (paid._tag === "Failure") {
                   const error = paid.failure
-                  const abort = error._tag === "PaymentRefused" ? /^the chain refused the payment: MoveAbort\(.*\) (\w+)$/.exec(error.reason)?.[1] : undefined
+                  const abort = error._tag === "PaymentRefused" ? /^the chain refused the payment: (E\w+) \(/.exec(error.reason)?.[1] : undefined
                   if (abort === undefined) return assert.fail(`${call}: ${error._tag} ${"reason" in error ? error.reason : ""}`)
-                  return { _tag: "Aborted", call, abort } satisfies Outcome
+                  return { _tag: "Aborted", call, abort, digest: error._tag === "PaymentRefused" ? error.digest : undefined } satisfies Outcome
                 }
                 const { response, digest, credential, receipt } = paid.success
                 const body = yield* Effect.promise(() => response.text())
@@ -202,31 +202,33 @@ describe("paid calls under owner changes", () => {
               if (before === after && after === "active") assert.strictEqual(forwarded, Math.min(step.payers, room), `step ${s}: payments with room for ${room}`)
 
               const onChain = yield* grantOnChain
-              assert.strictEqual(onChain.spent, spentBefore + PRICE * BigInt(forwarded), `step ${s}: spent on chain`)
+              assert.strictEqual(BigInt(onChain.spent), spentBefore + PRICE * BigInt(forwarded), `step ${s}: spent on chain`)
               assert.deepStrictEqual({ paused: onChain.paused, revoked: onChain.revoked }, { paused: owned.paused, revoked: after === "revoked" }, `step ${s}: chain flags`)
             }
 
             yield* ledger.checkpoint
             const forwarded = outcomes.flatMap((o) => (o._tag === "Forwarded" ? [o] : []))
-            const made = (yield* local.finalEvents(paymentMade))
-              .map((e) => ({ digest: e.digest, event: Events.PaymentMade.parse(fromBase64(e.event.bcs)) }))
-              .filter((p) => normalizeSuiAddress(p.event.grant_id) === grantObjectId)
+            const made = yield* Effect.forEach(forwarded, (o) =>
+              Effect.map(transaction(o.digest), (tx) => {
+                const events = tx.events.filter((e) => e.eventType === paymentMade)
+                assert.strictEqual(events.length, 1, `${o.call}: one PaymentMade`)
+                return { digest: o.digest, event: Events.PaymentMade.parse(events[0]?.bcs ?? new Uint8Array()) }
+              }))
+            for (const p of made) assert.strictEqual(normalizeSuiAddress(p.event.grant_id), grantObjectId)
             const total = made.reduce((sum, p) => sum + BigInt(p.event.amount), 0n)
 
-            // Never beyond the budget: by the events, by the grant's own count, and by the pool and the seller's balances.
+            // Never beyond the budget: by the events, by the grant's own count, and by the pool and the seller's
+            // balances. The count and the balances also say the chain made no payment beyond those forwarded.
             assert.isTrue(total <= BUDGET, `paid ${total} of a budget of ${BUDGET}`)
-            assert.strictEqual((yield* grantOnChain).spent, total)
+            assert.strictEqual(BigInt((yield* grantOnChain).spent), total)
             assert.deepStrictEqual(made.map((p) => BigInt(p.event.spent)).sort((a, b) => (a < b ? -1 : 1)), made.map((_, i) => PRICE * BigInt(i + 1)))
             for (const p of made) {
               assert.strictEqual(BigInt(p.event.amount), PRICE)
               assert.strictEqual(normalizeSuiAddress(p.event.recipient), normalizeSuiAddress(payTo))
             }
             assert.strictEqual(poolBefore - (yield* poolBalance), total, "the pool lost exactly what was paid")
-            const received = (yield* local.ownedObjects(payTo)).reduce(
-              (sum, o) => (o.data._tag === "Coin" && o.data.coinType === normalizeCoinType(SUI_COIN_TYPE) ? sum + o.data.balance : sum),
-              0n
-            )
-            assert.strictEqual(received, total, "the seller received exactly what was paid")
+            const received = yield* Effect.promise(() => sui.core.getBalance({ owner: payTo, coinType: normalizeCoinType(SUI_COIN_TYPE) }))
+            assert.strictEqual(BigInt(received.balance.balance), total, "the seller received exactly what was paid")
 
             // Each payment carries its own challenge's nonce: one challenge, one payment.
             const nonces = made.map((p) => new TextDecoder().decode(Uint8Array.from(p.event.memo)))
@@ -240,7 +242,6 @@ describe("paid calls under owner changes", () => {
               .map((c) => new URL(c.url, upstream.url).searchParams.get("call") ?? "")
               .filter((call) => call.startsWith(`r${run}s`))
             assert.deepStrictEqual(sorted(calls), sorted(forwarded.map((o) => o.call)), "the seller's calls")
-            assert.deepStrictEqual(sorted(made.map((p) => p.digest)), sorted(forwarded.map((o) => o.digest)), "on-chain payments and forwards")
             for (const o of forwarded) {
               const presented = decodePaymentSignatureHeader(o.credential)
               const payment = made.find((p) => p.digest === o.digest)
@@ -260,28 +261,29 @@ describe("paid calls under owner changes", () => {
               assert.deepStrictEqual({ status: p.status, grant: normalizeSuiAddress(p.grant_object_id) }, { status: "forwarded", grant: grantObjectId })
             }
 
-            // A payment the chain refused moved nothing: only its gas coin changed, and it emitted no event.
-            assert.deepStrictEqual(sorted(submitted.filter((t) => t.status === "success").map((t) => t.digest)), sorted(made.map((p) => p.digest)))
-            const aborted = submitted.filter((t) => t.status === "failure")
-            assert.strictEqual(aborted.length, outcomes.filter((o) => o._tag === "Aborted").length)
-            for (const { digest } of aborted) {
-              const tx = yield* local.getTransaction(digest)
-              const raw = yield* local.getRaw(digest)
-              if (Option.isNone(raw)) return assert.fail(`${digest} is not on chain`)
+            // A payment the chain refused after the dry run passed moved nothing: it failed, emitted no event,
+            // and changed no balance but the agent's gas.
+            for (const o of outcomes) {
+              if (o._tag !== "Aborted" || o.digest === undefined) continue
+              const tx = yield* transaction(o.digest)
               assert.deepStrictEqual(
-                { status: tx.status, events: tx.events.length, written: raw.value.effects.written.map((o) => o.id) },
-                { status: "failure", events: 0, written: [raw.value.effects.gasObject.id] },
-                `refused payment ${digest}`
+                {
+                  success: tx.status.success,
+                  events: tx.events.length,
+                  moved: tx.balanceChanges.filter((c) => normalizeSuiAddress(c.address) !== normalizeSuiAddress(agentKey.toSuiAddress()))
+                },
+                { success: false, events: 0, moved: [] },
+                `refused payment ${o.digest}`
               )
             }
 
-            // In the chain's own order, no payment went through a paused or revoked grant.
+            // In the chain's own order (the grant's versions), no payment went through a paused or revoked grant.
             const touching = [
               ...made.map((p) => ({ digest: p.digest, change: "pay" as const })),
               ...ownerTxs
             ]
             const ordered = yield* Effect.forEach(touching, (t) =>
-              Effect.map(local.getRaw(t.digest), (raw) => ({ ...t, version: Option.isSome(raw) ? raw.value.effects.version : -1n })))
+              Effect.map(transaction(t.digest), (tx) => ({ ...t, version: BigInt(tx.effects.lamportVersion ?? "-1") })))
             let paused = false
             let revoked = false
             for (const t of ordered.sort((a, b) => (a.version < b.version ? -1 : 1))) {
@@ -291,7 +293,7 @@ describe("paid calls under owner changes", () => {
             }
           })
 
-        const run = Effect.runPromiseWith(yield* Effect.context<TestLedger | LocalLedger | SqlClient.SqlClient>())
+        const run = Effect.runPromiseWith(yield* Effect.context<TestLedger | SqlClient.SqlClient>())
         yield* Effect.promise(() =>
           fc.assert(fc.asyncProperty(fc.array(StepArb, { minLength: 3, maxLength: 10 }), (steps) => run(scenario(steps))), { seed: 77, numRuns: 30 })
         )

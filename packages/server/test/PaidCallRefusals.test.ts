@@ -1,12 +1,10 @@
 import { Ed25519Keypair } from "@mysten/sui/keypairs/ed25519"
 import { assert, describe, layer } from "@effect/vitest"
 import { Effect } from "effect"
-import { Chain } from "@gateway/chain/Chain"
-import { LocalLedger } from "@gateway/chain/local/LocalLedger"
-import { localLedgerAccess } from "@gateway/chain/local/LocalLedgerAccess"
+import * as Kinds from "@gateway/chain/build/Kinds"
 import { makeApiClient } from "@gateway/client"
 import { makeAgent } from "@gateway/client/AgentSdk"
-import { SUI_COIN_TYPE } from "@gateway/domain/chain/SpendAccountModule"
+import { Events, poolIdOf } from "@gateway/domain/chain/SpendAccountModule"
 import { ServiceId } from "@gateway/domain/Ids"
 import { SuiAddress } from "@gateway/domain/SuiAddress"
 import { challengeOf, pay, payByHand, present, refs } from "./PayByHand.ts"
@@ -59,7 +57,7 @@ describe("paid-call refusals", () => {
     it.effect("the owner's policy is enforced by the SDK before paying and by the gateway before forwarding", () =>
       Effect.gen(function*() {
         const { entry, manifest, agentKey, upstream } = yield* setup({ policyService: "svc_0000000000000000000000000q" })
-        const agent = makeAgent({ manifest, signer: agentKey, ledger: yield* localLedgerAccess })
+        const agent = makeAgent({ manifest, signer: agentKey, client: (yield* TestLedger).client })
         const refused = yield* Effect.flip(agent.fetchPaid(entry.resourceUrl))
         assert.match(refused._tag === "PaymentRefused" ? refused.reason : "", /^policy: /)
         const calls = upstream.calls.length
@@ -94,13 +92,12 @@ describe("paid-call refusals", () => {
       Effect.gen(function*() {
         const { entry, upstream } = yield* setup()
         const ledger = yield* TestLedger
-        const chain = yield* Chain
         const client = yield* makeApiClient(yield* BaseUrl)
         const cheap = yield* ledger.newCoinType("CHEAP")
         const { owner, asOwner } = yield* fundedOwner(client)
         yield* ledger.fundPool(owner, cheap, 10_000n)
         const agentKey = new Ed25519Keypair()
-        yield* (yield* LocalLedger).mint(agentKey.toSuiAddress(), SUI_COIN_TYPE, 10_000_000_000n)
+        yield* ledger.gas(agentKey.toSuiAddress())
         const created = yield* client.delegatedSigners.create({
           headers: { "idempotency-key": `cheap-${entry.id}` },
           payload: {
@@ -119,8 +116,8 @@ describe("paid-call refusals", () => {
           url: entry.resourceUrl,
           agentKey,
           coinType: cheap,
-          grant: { objectId: bound.grantObjectId ?? "", initialSharedVersion: yield* chain.sharedVersion(bound.grantObjectId ?? "") },
-          pool: { objectId: grant.pool, initialSharedVersion: yield* chain.sharedVersion(grant.pool) }
+          grant: yield* ledger.sharedRef(bound.grantObjectId ?? ""),
+          pool: yield* ledger.sharedRef(grant.pool)
         })
         assert.strictEqual(response.status, 502)
         assert.strictEqual(response.body.code, "UNVERIFIED")
@@ -138,7 +135,7 @@ describe("paid-call refusals", () => {
           yield* ledger.checkpoint
           yield* client.delegatedSigners.finalizeRevoke({ params: { id: signerId, grantId: kind.grantId }, payload: { digest } }).pipe(asOwner)
         }
-        const agent = makeAgent({ manifest, signer: agentKey, ledger: yield* localLedgerAccess })
+        const agent = makeAgent({ manifest, signer: agentKey, client: ledger.client })
         const refused = yield* Effect.flip(agent.fetchPaid(entry.resourceUrl))
         assert.match(refused._tag === "PaymentRefused" ? refused.reason : "", /ERevoked/)
       }))
@@ -146,25 +143,37 @@ describe("paid-call refusals", () => {
     it.effect("a grant this gateway did not provision cannot pay for its services", () =>
       Effect.gen(function*() {
         const { entry } = yield* setup()
-        const chain = yield* Chain
         const ledger = yield* TestLedger
         const stranger = new Ed25519Keypair()
         const agentKey = new Ed25519Keypair()
         yield* ledger.fundPool(stranger, SUI, 10_000n)
-        yield* (yield* LocalLedger).mint(agentKey.toSuiAddress(), SUI_COIN_TYPE, 10_000_000_000n)
-        const pool = yield* chain.findPool(stranger.toSuiAddress(), SUI)
-        if (pool._tag === "None") return assert.fail("no pool")
-        const created = yield* ledger.execute((yield* chain.buildCreateGrant({
-          sender: stranger.toSuiAddress(), pool: pool.value, delegate: agentKey.toSuiAddress(), sessionCap: 1000n, maxPerPayment: 100n, expiryMs: 0n, policyIds: []
-        })).txKindBytes, stranger)
+        yield* ledger.gas(agentKey.toSuiAddress())
+        // The stranger's own grant, made in a wallet without the gateway: its nonce is one the gateway never issued.
+        const pool = yield* ledger.sharedRef(poolIdOf(ledger.pkg, stranger.toSuiAddress(), SUI))
+        const kind = yield* Effect.promise(() =>
+          Kinds.createPolicyGrant(ledger.pkg, {
+            sender: stranger.toSuiAddress(),
+            pool,
+            coinType: SUI,
+            grantId: "g_stranger",
+            deadlineMs: BigInt(Date.now() + 60_000),
+            delegate: agentKey.toSuiAddress(),
+            sessionCap: 1000n,
+            maxPerPayment: 100n,
+            expiryMs: 0n,
+            policyIds: []
+          })
+        )
+        const created = yield* ledger.execute(kind.txKindBytes, stranger)
         yield* ledger.checkpoint
-        const event = (yield* (yield* LocalLedger).getTransaction(created)).events[0]
-        const grantId = (event?.parsedJson as { grant_id: string }).grant_id
+        const { Transaction: tx } = yield* Effect.promise(() => ledger.client.core.getTransaction({ digest: created, include: { events: true } }))
+        const event = tx?.events.find((e) => e.eventType.endsWith("::GrantCreated"))
+        if (event === undefined) return assert.fail("no GrantCreated")
         const response = yield* payByHand({
           url: entry.resourceUrl,
           agentKey,
-          grant: { objectId: grantId, initialSharedVersion: yield* chain.sharedVersion(grantId) },
-          pool: { objectId: pool.value.poolId, initialSharedVersion: pool.value.initialSharedVersion }
+          grant: yield* ledger.sharedRef(Events.GrantCreated.parse(event.bcs).grant_id),
+          pool
         })
         assert.strictEqual(response.body.code, "UNVERIFIED")
         assert.match(String(response.body.reason), /^grant: /)
@@ -174,7 +183,7 @@ describe("paid-call refusals", () => {
       Effect.gen(function*() {
         const { entry, manifest, agentKey } = yield* setup({ expiresAt: Date.now() + 1500 })
         yield* Effect.sleep("1600 millis")
-        const agent = makeAgent({ manifest, signer: agentKey, ledger: yield* localLedgerAccess })
+        const agent = makeAgent({ manifest, signer: agentKey, client: (yield* TestLedger).client })
         const refused = yield* Effect.flip(agent.fetchPaid(entry.resourceUrl))
         assert.match(refused._tag === "PaymentRefused" ? refused.reason : "", /EExpired/)
       }))

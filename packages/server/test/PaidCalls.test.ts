@@ -1,6 +1,5 @@
 import { assert, describe, layer } from "@effect/vitest"
 import { Effect } from "effect"
-import { localLedgerAccess } from "@gateway/chain/local/LocalLedgerAccess"
 import { makeApiClient } from "@gateway/client"
 import { makeAgent } from "@gateway/client/AgentSdk"
 import { fundedOwner, grantedAgent, liveService, paidCallEnv } from "./Scenario.ts"
@@ -24,7 +23,7 @@ const provision = (price: bigint, budget: bigint, perPayment: bigint) =>
     const { entry, payTo } = yield* liveService(client, { price, upstreamUrl: upstream.url, upstreamCredentialEnv: TOKEN_ENV })
 
     const { agentKey, manifest, signerId } = yield* grantedAgent(client, owner, asOwner, { key: `paid-${entry.id}`, budget, perPayment })
-    const agent = makeAgent({ manifest, signer: agentKey, ledger: yield* localLedgerAccess })
+    const agent = makeAgent({ manifest, signer: agentKey, client: ledger.client })
     return { client, asOwner, owner, ledger, agent, upstream, entry, signerId, payTo }
   })
 

@@ -1,13 +1,13 @@
 import type { Ed25519Keypair } from "@mysten/sui/keypairs/ed25519"
+import { Transaction, TransactionDataBuilder } from "@mysten/sui/transactions"
+import { fromBase64 } from "@mysten/sui/utils"
 import { type Duration, Effect } from "effect"
 import { decodePaymentRequiredHeader, encodePaymentSignatureHeader } from "@x402/core/http"
 import type { PaymentRequirements } from "@x402/core/types"
 import * as Kinds from "@gateway/chain/build/Kinds"
-import { Chain } from "@gateway/chain/Chain"
-import { localLedgerAccess } from "@gateway/chain/local/LocalLedgerAccess"
-import { executeKind } from "@gateway/client/OwnerWallet"
 import { SUI_COIN_TYPE } from "@gateway/domain/chain/SpendAccountModule"
 import { memoOf } from "@gateway/domain/verify/PaymentVerifier"
+import { TestLedger } from "./TestLedger.ts"
 
 /**
  * Paying a 402 by hand, step by step and without the agent SDK's checks, so
@@ -30,6 +30,9 @@ export const refs = (manifest: { grants: ReadonlyArray<{ grantObjectId: string; 
   }
 }
 
+/** More than any `pay` costs: set, so that no dry run stands between a refused payment and the chain. */
+const PAY_BUDGET = 50_000_000n
+
 /** Asks for a fresh 402 and returns its x402 terms and nonce. */
 export const challengeOf = (url: string) =>
   Effect.gen(function*() {
@@ -39,7 +42,14 @@ export const challengeOf = (url: string) =>
     return { terms, nonce: String(terms.extra?.["nonce"]) }
   })
 
-/** Executes `pay` through the grant with the nonce as memo; the digest, once a checkpoint has had time to pass. */
+/**
+ * Executes `pay` through the grant with the nonce as memo, without the
+ * wallet's dry run, so a payment the chain refuses is on chain too; the
+ * digest (computed from the signed bytes, as a wallet whose answer was lost
+ * still knows it), once a checkpoint has had time to pass. It neither needs
+ * the execution's answer nor waits for the ledger to serve the transaction:
+ * under the dropAfterExecute fault neither comes.
+ */
 export const pay = (input: {
   readonly agentKey: Ed25519Keypair
   readonly grant: SharedRef
@@ -50,9 +60,9 @@ export const pay = (input: {
   readonly coinType?: string
 }) =>
   Effect.gen(function*() {
-    const packageId = (yield* Chain).packageId
+    const ledger = yield* TestLedger
     const kind = yield* Effect.promise(() =>
-      Kinds.pay(packageId, {
+      Kinds.pay(ledger.pkg, {
         sender: input.agentKey.toSuiAddress(),
         grant: input.grant,
         pool: input.pool,
@@ -62,9 +72,14 @@ export const pay = (input: {
         memo: memoOf(input.nonce)
       })
     )
-    const executed = yield* executeKind(kind.txKindBytes, input.agentKey, yield* localLedgerAccess)
+    const transaction = Transaction.fromKind(fromBase64(kind.txKindBytes))
+    transaction.setSender(input.agentKey.toSuiAddress())
+    transaction.setGasBudget(PAY_BUDGET)
+    const bytes = yield* Effect.promise(() => transaction.build({ client: ledger.client }))
+    const { signature } = yield* Effect.promise(() => input.agentKey.signTransaction(bytes))
+    yield* Effect.ignore(Effect.tryPromise(() => ledger.client.core.executeTransaction({ transaction: bytes, signatures: [signature] })))
     yield* Effect.sleep("100 millis")
-    return executed.digest
+    return TransactionDataBuilder.getDigestFromBytes(bytes)
   })
 
 /** Presents a credential for `terms` carrying `digest`; the status and JSON body. */

@@ -9,8 +9,6 @@ import { PositiveAtomicAmount } from "@gateway/domain/Amount"
 import { CoinType } from "@gateway/domain/CoinType"
 import { SuiAddress } from "@gateway/domain/SuiAddress"
 import { TestLedger } from "./TestLedger.ts"
-import { LocalLedger } from "@gateway/chain/local/LocalLedger"
-import { SUI_COIN_TYPE } from "@gateway/domain/chain/SpendAccountModule"
 import type { PolicyId } from "@gateway/domain/Ids"
 
 export const SUI = CoinType.make("0x2::sui::SUI")
@@ -69,9 +67,8 @@ export const grantedAgent = (
 ) =>
   Effect.gen(function*() {
     const ledger = yield* TestLedger
-    const local = yield* LocalLedger
     const agentKey = new Ed25519Keypair()
-    yield* local.mint(agentKey.toSuiAddress(), SUI_COIN_TYPE, 10_000_000_000n)
+    yield* ledger.gas(agentKey.toSuiAddress())
     const created = yield* client.delegatedSigners.create({
       headers: { "idempotency-key": input.key },
       payload: {

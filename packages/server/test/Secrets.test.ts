@@ -1,11 +1,8 @@
 import { Ed25519Keypair } from "@mysten/sui/keypairs/ed25519"
 import { assert, describe, layer } from "@effect/vitest"
 import { Cause, Effect, Layer, Logger, References } from "effect"
-import { LocalLedger } from "@gateway/chain/local/LocalLedger"
-import { localLedgerAccess } from "@gateway/chain/local/LocalLedgerAccess"
 import { makeApiClient } from "@gateway/client"
 import { makeAgent } from "@gateway/client/AgentSdk"
-import { SUI_COIN_TYPE } from "@gateway/domain/chain/SpendAccountModule"
 import { internalHopMac } from "../src/services/OwnerSessions.ts"
 import { createRequest, fundedOwner, liveService, paidCallEnv } from "./Scenario.ts"
 import { TestLedger } from "./TestLedger.ts"
@@ -42,7 +39,6 @@ describe("secrets stay secret", () => {
       Effect.gen(function*() {
         const baseUrl = yield* BaseUrl
         const ledger = yield* TestLedger
-        const local = yield* LocalLedger
         const upstream = yield* Upstream
         const client = yield* makeApiClient(baseUrl)
         const ownerKey = new Ed25519Keypair()
@@ -57,7 +53,7 @@ describe("secrets stay secret", () => {
 
         const { entry } = yield* liveService(client, { price: 40n, upstreamUrl: upstream.url, upstreamCredentialEnv: UPSTREAM_ENV })
         const agentKey = new Ed25519Keypair()
-        yield* local.mint(agentKey.toSuiAddress(), SUI_COIN_TYPE, 10_000_000_000n)
+        yield* ledger.gas(agentKey.toSuiAddress())
         const created = yield* client.delegatedSigners.create(createRequest(agentKey.toSuiAddress(), "secrets")).pipe(asOwner)
         const grant = created.grants[0]
         if (grant === undefined) return assert.fail("no grant")
@@ -66,7 +62,7 @@ describe("secrets stay secret", () => {
         yield* client.delegatedSigners.finalizeCreate({ params: { id: created.delegatedSignerId, grantId: grant.grantId }, payload: { digest } }).pipe(asOwner)
         yield* Effect.promise(() => recorded(`${baseUrl}/v1/delegated-signers/${created.delegatedSignerId}/manifest`, { headers: { authorization: session.authorization } }))
         const manifest = yield* client.delegatedSigners.manifest({ params: { id: created.delegatedSignerId } }).pipe(asOwner)
-        const paid = yield* makeAgent({ manifest, signer: agentKey, ledger: yield* localLedgerAccess }).fetchPaid(entry.resourceUrl)
+        const paid = yield* makeAgent({ manifest, signer: agentKey, client: ledger.client }).fetchPaid(entry.resourceUrl)
         responses.push(yield* Effect.promise(() => paid.response.clone().text()))
         assert.strictEqual(upstream.calls.at(-1)?.headers.authorization, `Bearer ${UPSTREAM_SECRET}`, "the seller did get its credential")
         for (const path of ["/llms.txt", "/openapi.json", `/v1/services/${entry.id}`, `/v1/services/${entry.id}.md`]) {

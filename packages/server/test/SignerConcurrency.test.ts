@@ -7,7 +7,6 @@ import { isApiError } from "@gateway/domain/Errors"
 import { SuiAddress } from "@gateway/domain/SuiAddress"
 import { LedgerJournal } from "@gateway/chain/local/LedgerJournal"
 import { LocalLedger } from "@gateway/chain/local/LocalLedger"
-import { localLedgerAccess } from "@gateway/chain/local/LocalLedgerAccess"
 import { makeAgent } from "@gateway/client/AgentSdk"
 import { AppConfig } from "../src/Config.ts"
 import { layerServer, layerStore } from "../src/Server.ts"
@@ -15,7 +14,7 @@ import { failsWith } from "./Assertions.ts"
 import { amount, createRequest, fundedOwner, grantedAgent, liveService, SUI } from "./Scenario.ts"
 import { TestLedger } from "./TestLedger.ts"
 import { Upstream } from "./Upstream.ts"
-import { testConfig, TestStore } from "./TestServer.ts"
+import { BaseUrl, testConfig, TestStore } from "./TestServer.ts"
 
 /** Two gateway replicas on one store and one chain, as two processes behind a load balancer would be. */
 class ReplicaA extends Context.Service<ReplicaA, string>()("test/ReplicaA") {}
@@ -26,8 +25,12 @@ const replica = <I>(tag: Context.Key<I, string>) =>
     Layer.provide(Layer.fresh(layerServer))
   )
 
-const Replicas = Layer.mergeAll(replica(ReplicaA), replica(ReplicaB)).pipe(
-  Layer.provideMerge(TestLedger.layer),
+/** The test's wallet reaches the chain through replica A's `/sui`. */
+const Replicas = TestLedger.layer.pipe(
+  Layer.provide(Layer.effect(BaseUrl, Effect.gen(function*() {
+    return yield* ReplicaA
+  }))),
+  Layer.provideMerge(Layer.mergeAll(replica(ReplicaA), replica(ReplicaB))),
   Layer.provideMerge(LocalLedger.layer(AppConfig.ledgerConfig(testConfig))),
   Layer.provide(LedgerJournal.layerMemory),
   Layer.provideMerge(layerStore(TestStore)),
@@ -41,7 +44,6 @@ describe("delegated signers under concurrency", () => {
     it.effect("20 concurrent retries of one paid-call credential across two replicas make exactly one forward", () =>
       Effect.gen(function*() {
         const ledger = yield* TestLedger
-        const access = yield* localLedgerAccess
         const upstream = yield* Upstream
         const clients = [yield* makeApiClient(yield* ReplicaA), yield* makeApiClient(yield* ReplicaB)] as const
         // Payments become final while the agent waits, as on a ledger that checkpoints by itself.
@@ -50,7 +52,7 @@ describe("delegated signers under concurrency", () => {
         const { owner, asOwner } = yield* fundedOwner(clients[0])
         const { agentKey, manifest } = yield* grantedAgent(clients[0], owner, asOwner, { key: "replica-pay", budget: 1000n, perPayment: 100n })
         upstream.failing = true
-        const failed = yield* makeAgent({ manifest, signer: agentKey, ledger: access }).fetchPaid(entry.resourceUrl)
+        const failed = yield* makeAgent({ manifest, signer: agentKey, client: ledger.client }).fetchPaid(entry.resourceUrl)
         assert.strictEqual(failed.response.status, 503)
         upstream.failing = false
         const before = upstream.calls.length

@@ -5,10 +5,9 @@ import { assert, describe, layer } from "@effect/vitest"
 import { Effect, Layer, Option, type Result } from "effect"
 import * as fc from "fast-check"
 import { Chain } from "@gateway/chain/Chain"
-import { LocalLedger } from "@gateway/chain/local/LocalLedger"
 import { FetchLayer, type GatewayClient, makeApiClient, type withOwner } from "@gateway/client"
 import type { ChainTransaction } from "@gateway/domain/chain/ChainTransaction"
-import { Events, eventType } from "@gateway/domain/chain/SpendAccountModule"
+import { AbortCode, type AbortName, Events, eventType, Structs } from "@gateway/domain/chain/SpendAccountModule"
 import { isApiError } from "@gateway/domain/Errors"
 import type { DelegatedSignerId, GrantId } from "@gateway/domain/Ids"
 import { SuiAddress } from "@gateway/domain/SuiAddress"
@@ -18,7 +17,7 @@ import { TestLedger } from "./TestLedger.ts"
 import { BaseUrl, layerTestServer } from "./TestServer.ts"
 
 const MINUTE = 60_000
-/** A pending grant older than this reads `failed` (the server is configured so). */
+/** A pending grant older than this reads `failed` and its create aborts on chain (the server is configured so). */
 const PENDING_TTL_MIN = 15
 /** A grant created with an expiry expires this long after its signer was created. */
 const EXPIRY_MIN = 30
@@ -42,7 +41,7 @@ interface Sent {
   readonly digest: string
   readonly kind: TxKind
   /** The Move abort that failed it, when it failed. */
-  readonly abort: string | undefined
+  readonly abort: AbortName | undefined
   /** The grant object a successful create made. */
   readonly created: string | undefined
   final: boolean
@@ -58,8 +57,8 @@ interface Model {
   stored: Stored
   /** The grant object the API bound the grant to. */
   bound: string | undefined
-  /** Whether a failed create of the grant was recorded: a late create then activates instead of going to `revoking`. */
-  failedCreateRecorded: boolean
+  /** Whether a create with the grant's nonce succeeded on chain: the pool remembers it, so every later one aborts. */
+  nonceUsed: boolean
   /** Clock jumps since the signer was created, in whole minutes, so real time never crosses a boundary. */
   elapsedMin: number
   readonly expiryMin: number | undefined
@@ -72,7 +71,7 @@ interface Model {
   readonly chain: Map<string, Flags>
 }
 
-type Services = TestLedger | LocalLedger | Chain | ClockJumps
+type Services = TestLedger | Chain | ClockJumps
 
 interface Real {
   readonly run: (effect: Effect.Effect<void, unknown, Services>) => Promise<void>
@@ -115,11 +114,11 @@ const callsFor: Record<Action, ReadonlyArray<TxKind>> = {
   finalizeRevoke: ["revoke", "strayRevoke"]
 }
 
-/** Where a verified finalize moves the grant (decisions.md, "Expiry and failure"); undefined is CONFLICT. */
-const afterFinalize = (action: Action, stored: Stored, revocationAsked: boolean): Stored | undefined => {
+/** Where a verified finalize moves the grant; undefined is CONFLICT. Failed is terminal: no create binds a failed grant. */
+const afterFinalize = (action: Action, stored: Stored): Stored | undefined => {
   switch (action) {
     case "finalizeCreate":
-      return stored === "pending" ? "active" : stored === "failed" ? (revocationAsked ? "revoking" : "active") : undefined
+      return stored === "pending" ? "active" : undefined
     case "finalizePause":
       return stored === "pausing" ? "paused" : undefined
     case "finalizeResume":
@@ -157,7 +156,7 @@ type FinalizeExpected =
   | { readonly _tag: "Finalized"; readonly already: boolean; readonly next: Stored; readonly bind: string | undefined }
   | Refusal
   /** The chain failed it: TX_FAILED, and when it is this grant's own create, the grant is failed and the digest recorded. */
-  | { readonly _tag: "TxFailed"; readonly abort: string; readonly failsCreate: boolean }
+  | { readonly _tag: "TxFailed"; readonly abort: AbortName; readonly failsCreate: boolean }
 
 /** The server's answer to finalizing one of the owner's own transactions, in the order decisions.md gives. */
 const expectFinalize = (m: Readonly<Model>, sent: Sent, action: Action): FinalizeExpected => {
@@ -176,17 +175,21 @@ const expectFinalize = (m: Readonly<Model>, sent: Sent, action: Action): Finaliz
   if (!callsFor[action].includes(sent.kind)) return refused("UNVERIFIED", /^target: /)
   if (sent.kind === "tamperedCreate") return refused("UNVERIFIED", /^session_cap: expected 1000, got 1001$/)
   if (sent.kind === "strayRevoke") return refused("UNVERIFIED", /^grant id: /)
-  if (viewOf(m) === "expired") return refused("CONFLICT", exactly("grant_is_expired"))
-  const next = afterFinalize(action, m.stored, !m.failedCreateRecorded)
+  const view = viewOf(m)
+  if (view === "expired" || view === "failed") return refused("CONFLICT", exactly(`grant_is_${view}`))
+  const next = afterFinalize(action, m.stored)
   if (next === undefined) return refused("CONFLICT", exactly(`grant_is_${m.stored}`))
   return { _tag: "Finalized", already: false, next, bind: action === "finalizeCreate" ? sent.created : m.bound }
 }
 
 /** The Move module's abort for an owner transaction against the model's chain, or undefined when it succeeds. */
-const abortOf = (m: Readonly<Model>, kind: TxKind, target: Flags | undefined): string | undefined => {
+const abortOf = (m: Readonly<Model>, kind: TxKind, target: Flags | undefined): AbortName | undefined => {
   switch (kind) {
     case "create":
     case "tamperedCreate":
+      // The module's order: the deadline, then the nonce, then the grant's own expiry.
+      if (m.elapsedMin >= PENDING_TTL_MIN) return "EDeadlinePassed"
+      if (m.nonceUsed) return "ENonceUsed"
       return m.expiryMin !== undefined && m.elapsedMin >= m.expiryMin ? "EExpired" : undefined
     case "pause":
       return target?.revoked ? "ERevoked" : target?.paused ? "EAlreadyPaused" : undefined
@@ -232,8 +235,11 @@ const assertRefused = <A, E>(result: Result.Result<A, E>, expected: { readonly c
   assert.match(error.reason, expected.reason, what)
 }
 
-const grantCreatedIn = (tx: ChainTransaction, packageId: string) => {
-  const event = tx.events.find((e) => e.type === eventType(packageId, "GrantCreated"))
+/** The error text of a transaction that this abort failed, as the SDK formats Sui's MoveAbort. */
+const abortText = (abort: AbortName) => new RegExp(`abort code: ${AbortCode[abort]}(,|$)`)
+
+const grantCreatedIn = (tx: ChainTransaction, originalId: string) => {
+  const event = tx.events.find((e) => e.type === eventType(originalId, "GrantCreated"))
   if (event === undefined) return assert.fail(`${tx.digest} made no grant`)
   return Events.GrantCreated.parse(fromBase64(event.bcs)).grant_id
 }
@@ -241,7 +247,7 @@ const grantCreatedIn = (tx: ChainTransaction, packageId: string) => {
 /** After every step: the API's view equals the model's, the chain's grant objects equal the model's, and the two agree. */
 const agree = (m: Readonly<Model>, r: Real, after: string) =>
   Effect.gen(function*() {
-    const local = yield* LocalLedger
+    const ledger = yield* TestLedger
     const { delegatedSigner } = yield* r.client.delegatedSigners.get({ params: { id: r.id } }).pipe(r.asOwner)
     const grant = delegatedSigner.grants[0]
     const view = viewOf(m)
@@ -251,10 +257,9 @@ const agree = (m: Readonly<Model>, r: Real, after: string) =>
       `API after ${after}`
     )
     for (const [objectId, flags] of m.chain) {
-      const onChain = yield* local.getObject(objectId)
-      const data = Option.isSome(onChain) ? onChain.value.data : undefined
-      if (data?._tag !== "Grant") return assert.fail(`grant object ${objectId} is not on chain`)
-      const observed = { paused: data.paused, revoked: data.revoked }
+      const { object } = yield* Effect.promise(() => ledger.client.core.getObject({ objectId, include: { content: true } }))
+      const onChain = Structs.Grant.parse(object.content)
+      const observed = { paused: onChain.paused, revoked: onChain.revoked }
       assert.deepStrictEqual(observed, flags, `chain after ${after}: ${objectId === m.bound ? "the signer's grant" : "another grant"}`)
       if (objectId === m.bound && settled(m)) {
         assert.deepInclude(observed, claimed(view), `the API says ${view}, the chain says ${JSON.stringify(observed)} (after ${after})`)
@@ -273,16 +278,18 @@ const checkpoint = (m: Model, r: Real) =>
 const execute = (m: Model, r: Real, kind: TxKind, txKindBytes: string, target: string | undefined, final: boolean) =>
   Effect.gen(function*() {
     const ledger = yield* TestLedger
-    const local = yield* LocalLedger
+    const chain = yield* Chain
     const flags = target === undefined ? undefined : m.chain.get(target)
     const abort = abortOf(m, kind, flags)
-    const digest = yield* ledger.execute(txKindBytes, r.owner)
-    const tx = yield* local.getTransaction(digest)
+    // As it is, without a dry run: a kind that aborts must land on chain as a failed transaction.
+    const digest = yield* ledger.executeAsIs(txKindBytes, r.owner)
+    const tx = yield* chain.getTransaction(digest)
     assert.strictEqual(tx.status, abort === undefined ? "success" : "failure", `executing ${kind}: ${tx.error}`)
-    if (abort !== undefined) assert.match(tx.error ?? "", new RegExp(` ${abort}$`), `executing ${kind}`)
+    if (abort !== undefined) assert.match(tx.error ?? "", abortText(abort), `executing ${kind}`)
     let created: string | undefined
     if (abort === undefined && (kind === "create" || kind === "tamperedCreate")) {
-      created = grantCreatedIn(tx, local.config.packageId)
+      created = grantCreatedIn(tx, chain.pkg.originalId)
+      m.nonceUsed = true
       m.chain.set(created, { paused: false, revoked: false })
     } else if (abort === undefined && target !== undefined && flags !== undefined) {
       m.chain.set(target, flagsAfter(kind, flags))
@@ -342,10 +349,9 @@ const finalize = (m: Model, r: Real, digest: string, action: Action, expected: F
         assertRefused(result, expected, what)
         break
       case "TxFailed": {
-        assertRefused(result, { code: "TX_FAILED", reason: new RegExp(` ${expected.abort}$`) }, what)
+        assertRefused(result, { code: "TX_FAILED", reason: abortText(expected.abort) }, what)
         if (expected.failsCreate) {
           m.stored = "failed"
-          m.failedCreateRecorded = true
           m.recorded.set(digest, "failCreate")
         }
         break
@@ -639,9 +645,12 @@ describe("the signer API against a model and the chain", () => {
             const grant = created.grants[0]
             const pool = yield* chain.findPool(owner.toSuiAddress(), SUI)
             if (grant === undefined || Option.isNone(pool)) return yield* Effect.die("no grant prepared")
+            // The prepared create with one cap changed: same nonce, and a deadline no later than the prepared one's.
             const tampered = yield* chain.buildCreateGrant({
               sender: owner.toSuiAddress(),
               pool: pool.value,
+              grantId: grant.grantId,
+              deadlineMs: BigInt(createdAt + PENDING_TTL_MIN * MINUTE),
               delegate: agent,
               sessionCap: BUDGET + 1n,
               maxPerPayment: PER_PAYMENT,
@@ -651,7 +660,7 @@ describe("the signer API against a model and the chain", () => {
             const model: Model = {
               stored: "pending",
               bound: undefined,
-              failedCreateRecorded: false,
+              nonceUsed: false,
               elapsedMin: 0,
               expiryMin: withExpiry ? EXPIRY_MIN : undefined,
               held: new Map(),

@@ -5,29 +5,19 @@ import { HttpServer } from "effect/http"
 import { SqlClient } from "effect/sql"
 import { LedgerJournal } from "@gateway/chain/local/LedgerJournal"
 import { LocalLedger } from "@gateway/chain/local/LocalLedger"
-import { AppConfig, type AppConfigShape, LOCAL_PACKAGE_ID } from "../src/Config.ts"
+import { AppConfig, type AppConfigShape, defaults } from "../src/Config.ts"
 import { layerServer, layerStore } from "../src/Server.ts"
 import * as Database from "../src/storage/Database.ts"
 
 export const INTERNAL_SECRET = "test-internal-hop-secret"
 
+/** The defaults, on an ephemeral port, checkpointing only when a test asks, and with room for many sign-ins. */
 export const testConfig: AppConfigShape = {
-  host: "127.0.0.1",
+  ...defaults,
   port: 0,
-  publicUrl: Option.none(),
-  databaseUrl: Option.none(),
-  dataDir: Option.none(),
   internalHopSecret: Option.some(Redacted.make(INTERNAL_SECRET)),
-  internalHopWindowMs: 60_000,
   sessionTtlMs: 60 * 60 * 1000,
-  challengeTtlMs: 5 * 60 * 1000,
-  network: "localnet",
-  pendingGrantTtlMs: 24 * 60 * 60 * 1000,
-  spendAccountPackage: LOCAL_PACKAGE_ID,
   ledgerCheckpointMs: 0,
-  supportedAssets: ["0x2::sui::SUI"],
-  paymentChallengeSeconds: 300,
-  suiRpcUrl: Option.none(),
   signInPerMinute: 1000
 }
 
@@ -116,8 +106,9 @@ export class BaseUrl extends Context.Service<BaseUrl, string>()("@gateway/server
 
 /**
  * A real gateway on an ephemeral port, built from the same `layerServer` as
- * `npm start`, exposing its LocalLedger (checkpoints only when the test asks)
- * and its store to the test.
+ * `npm start` (its LocalLedger's gRPC-web front at `/sui`, its faucet at
+ * `/v2/gas`), exposing the LocalLedger itself (for checkpoints, faults and
+ * test coins) and its store to the test.
  */
 export const layerTestServer = (
   overrides: Partial<AppConfigShape> = {},

@@ -10,7 +10,8 @@
 /// The TypeScript description in
 /// `packages/domain/src/chain/SpendAccountModule.ts` mirrors this file
 /// (function names, argument order, event field order, abort codes and the
-/// order in which checks are made). Change both together.
+/// order in which checks are made), and `packages/chain/src/local/Executor.ts`
+/// executes it check by check, citing the lines below. Change all together.
 module spend_account::spend_account;
 
 use std::ascii::String;
@@ -18,7 +19,9 @@ use std::type_name;
 use sui::balance::Balance;
 use sui::clock::Clock;
 use sui::coin::{Self, Coin};
+use sui::derived_object;
 use sui::event;
+use sui::table::{Self, Table};
 
 // === Errors ===
 
@@ -52,6 +55,21 @@ const EZeroAmount: u64 = 13;
 const EAlreadyRevoked: u64 = 14;
 /// The grant is of another kind than the function handles.
 const EWrongKind: u64 = 15;
+/// The object's `version` is not the one this package version serves.
+const EWrongVersion: u64 = 16;
+/// A create with this nonce already ran on this pool.
+const ENonceUsed: u64 = 17;
+/// The create's deadline has passed.
+const EDeadlinePassed: u64 = 18;
+/// `migrate_*` on an object already at this package's version.
+const ENotUpgrade: u64 = 19;
+
+// === Versions ===
+
+/// The version of `Pool` and `Grant` this package serves. An upgrade that
+/// changes what the objects mean bumps it; `migrate_*` moves objects over,
+/// and the previous package's functions then refuse them (EWrongVersion).
+const VERSION: u64 = 1;
 
 // === Grant kinds ===
 
@@ -64,19 +82,34 @@ const KIND_OPEN: u8 = 2;
 
 // === Objects ===
 
+/// Created and shared once, at publish. Every pool's id is derived from it
+/// and the pool's `PoolKey`, so a pool's id is known before it exists and
+/// there is at most one pool per owner and coin type.
+public struct Registry has key {
+    id: UID,
+}
+
+/// The key a pool's id is derived under: one pool per `owner` and `T`.
+public struct PoolKey<phantom T> has copy, drop, store {
+    owner: address,
+}
+
 /// Funds of coin type `T` belonging to `owner`. Shared, so that delegates
-/// can pay out of it. Meant to be one per owner and coin type (a convention
-/// kept off chain; nothing here enforces it).
+/// can pay out of it.
 public struct Pool<phantom T> has key {
     id: UID,
+    version: u64,
     owner: address,
     balance: Balance<T>,
+    /// The nonces of the creates that ran on this pool: each runs once.
+    nonces: Table<vector<u8>, bool>,
 }
 
 /// The right of `delegate` to pay out of the pool `pool_id`, within limits.
 /// Shared, so that both the owner and the delegate can use it.
 public struct Grant has key, store {
     id: UID,
+    version: u64,
     /// The pool this grant spends from.
     pool_id: ID,
     /// The pool's owner; the only one who can pause, resume or revoke.
@@ -114,6 +147,7 @@ public struct Deposited has copy, drop {
 
 public struct GrantCreated has copy, drop {
     grant_id: ID,
+    nonce: vector<u8>,
     pool_id: ID,
     owner: address,
     delegate: address,
@@ -147,15 +181,25 @@ public struct PaymentMade has copy, drop {
     memo: vector<u8>,
 }
 
+// === Publish ===
+
+fun init(ctx: &mut TxContext) {
+    transfer::share_object(Registry { id: object::new(ctx) });
+}
+
 // === Pool ===
 
-/// Create a pool owned by the sender, funded with `coin`, and share it.
-public fun create_pool<T>(coin: Coin<T>, ctx: &mut TxContext) {
+/// Create the sender's pool for `T`, funded with `coin`, and share it. Its
+/// id is derived from the registry and (sender, T): a second pool for the
+/// same pair aborts in `derived_object::claim`.
+public fun create_pool<T>(registry: &mut Registry, coin: Coin<T>, ctx: &mut TxContext) {
     let owner = ctx.sender();
     let pool = Pool<T> {
-        id: object::new(ctx),
+        id: derived_object::claim(&mut registry.id, PoolKey<T> { owner }),
+        version: VERSION,
         owner,
         balance: coin.into_balance(),
+        nonces: table::new(ctx),
     };
     event::emit(PoolCreated {
         pool_id: object::id(&pool),
@@ -167,6 +211,7 @@ public fun create_pool<T>(coin: Coin<T>, ctx: &mut TxContext) {
 
 /// Add `coin` to the pool. Owner only.
 public fun deposit<T>(pool: &mut Pool<T>, coin: Coin<T>, ctx: &TxContext) {
+    assert!(pool.version == VERSION, EWrongVersion);
     assert!(ctx.sender() == pool.owner, ENotOwner);
     let amount = coin.value();
     pool.balance.join(coin.into_balance());
@@ -175,6 +220,7 @@ public fun deposit<T>(pool: &mut Pool<T>, coin: Coin<T>, ctx: &TxContext) {
 
 /// Take `amount` out of the pool and send it to the owner. Owner only.
 public fun withdraw<T>(pool: &mut Pool<T>, amount: u64, ctx: &mut TxContext) {
+    assert!(pool.version == VERSION, EWrongVersion);
     assert!(ctx.sender() == pool.owner, ENotOwner);
     assert!(pool.balance.value() >= amount, EInsufficientBalance);
     let coin = coin::take(&mut pool.balance, amount, ctx);
@@ -185,9 +231,13 @@ public fun withdraw<T>(pool: &mut Pool<T>, amount: u64, ctx: &mut TxContext) {
 
 /// Let `delegate` pay out of `pool`, at most `max_per_payment` a payment and
 /// `session_cap` in total, until `expiry_ms` (0 = no expiry). Owner only.
-/// Checks, in order: owner, caps, expiry.
+/// `nonce` makes the create single-use on this pool; `deadline_ms` is the
+/// last clock time at which it may run.
+/// Checks, in order: version, owner, deadline, nonce, caps, expiry.
 public fun create_policy_grant<T>(
-    pool: &Pool<T>,
+    pool: &mut Pool<T>,
+    nonce: vector<u8>,
+    deadline_ms: u64,
     delegate: address,
     session_cap: u64,
     max_per_payment: u64,
@@ -196,12 +246,17 @@ public fun create_policy_grant<T>(
     clock: &Clock,
     ctx: &mut TxContext,
 ) {
+    assert!(pool.version == VERSION, EWrongVersion);
     assert!(ctx.sender() == pool.owner, ENotOwner);
+    assert!(clock.timestamp_ms() <= deadline_ms, EDeadlinePassed);
+    assert!(!pool.nonces.contains(nonce), ENonceUsed);
+    pool.nonces.add(nonce, true);
     assert!(max_per_payment > 0 && max_per_payment <= session_cap, EInvalidCaps);
     assert!(expiry_ms == 0 || expiry_ms > clock.timestamp_ms(), EExpired);
 
     let grant = Grant {
         id: object::new(ctx),
+        version: VERSION,
         pool_id: object::id(pool),
         owner: pool.owner,
         delegate,
@@ -216,6 +271,7 @@ public fun create_policy_grant<T>(
     };
     event::emit(GrantCreated {
         grant_id: object::id(&grant),
+        nonce,
         pool_id: grant.pool_id,
         owner: grant.owner,
         delegate,
@@ -231,6 +287,7 @@ public fun create_policy_grant<T>(
 /// End the grant for good. Owner only. Works on any kind of grant and
 /// whether or not it is paused.
 public fun revoke_grant(grant: &mut Grant, ctx: &TxContext) {
+    assert!(grant.version == VERSION, EWrongVersion);
     assert!(ctx.sender() == grant.owner, ENotOwner);
     assert!(!grant.revoked, EAlreadyRevoked);
     grant.revoked = true;
@@ -272,8 +329,9 @@ public fun resume_open_grant(grant: &mut Grant, ctx: &TxContext) {
 }
 
 /// Pay `amount` out of `pool` to `recipient` under `grant`. Delegate only.
-/// Checks, in order: delegate, pool, zero amount, revoked, paused, expiry,
-/// per-payment limit, session cap, pool balance.
+/// Checks, in order: grant version, pool version, delegate, pool, zero
+/// amount, revoked, paused, expiry, per-payment limit, session cap, pool
+/// balance.
 public fun pay<T>(
     grant: &mut Grant,
     pool: &mut Pool<T>,
@@ -283,6 +341,8 @@ public fun pay<T>(
     clock: &Clock,
     ctx: &mut TxContext,
 ) {
+    assert!(grant.version == VERSION, EWrongVersion);
+    assert!(pool.version == VERSION, EWrongVersion);
     assert!(ctx.sender() == grant.delegate, ENotDelegate);
     assert!(grant.pool_id == object::id(pool), EWrongPool);
     assert!(amount > 0, EZeroAmount);
@@ -310,11 +370,28 @@ public fun pay<T>(
     });
 }
 
+// === Upgrades ===
+
+/// Move a pool made under an older package version to this one. Owner only.
+public fun migrate_pool<T>(pool: &mut Pool<T>, ctx: &TxContext) {
+    assert!(ctx.sender() == pool.owner, ENotOwner);
+    assert!(pool.version < VERSION, ENotUpgrade);
+    pool.version = VERSION;
+}
+
+/// Move a grant made under an older package version to this one. Owner only.
+public fun migrate_grant(grant: &mut Grant, ctx: &TxContext) {
+    assert!(ctx.sender() == grant.owner, ENotOwner);
+    assert!(grant.version < VERSION, ENotUpgrade);
+    grant.version = VERSION;
+}
+
 // === Private ===
 
 /// Shared by the pause and resume functions.
-/// Checks, in order: owner, kind, revoked, current pause state.
+/// Checks, in order: version, owner, kind, revoked, current pause state.
 fun set_paused(grant: &mut Grant, kind: u8, paused: bool, ctx: &TxContext) {
+    assert!(grant.version == VERSION, EWrongVersion);
     assert!(ctx.sender() == grant.owner, ENotOwner);
     assert!(grant.kind == kind, EWrongKind);
     assert!(!grant.revoked, ERevoked);
@@ -336,6 +413,23 @@ fun set_paused(grant: &mut Grant, kind: u8, paused: bool, ctx: &TxContext) {
 //
 // Read access and event constructors for the tests. They are test-only so
 // that the published interface stays exactly the one described above.
+
+#[test_only]
+/// Publish the package in a test: shares the `Registry`.
+public fun init_for_testing(ctx: &mut TxContext) { init(ctx) }
+
+#[test_only]
+public fun pool_version<T>(pool: &Pool<T>): u64 { pool.version }
+
+#[test_only]
+public fun grant_version(grant: &Grant): u64 { grant.version }
+
+#[test_only]
+/// An object as an older package version left it, for the version gate and `migrate_*`.
+public fun set_pool_version_for_testing<T>(pool: &mut Pool<T>, version: u64) { pool.version = version; }
+
+#[test_only]
+public fun set_grant_version_for_testing(grant: &mut Grant, version: u64) { grant.version = version; }
 
 #[test_only]
 public fun pool_value<T>(pool: &Pool<T>): u64 { pool.balance.value() }
@@ -394,6 +488,7 @@ public fun deposited_for_testing(pool_id: ID, amount: u64): Deposited {
 #[test_only]
 public fun grant_created_for_testing(
     grant_id: ID,
+    nonce: vector<u8>,
     pool_id: ID,
     owner: address,
     delegate: address,
@@ -405,6 +500,7 @@ public fun grant_created_for_testing(
 ): GrantCreated {
     GrantCreated {
         grant_id,
+        nonce,
         pool_id,
         owner,
         delegate,

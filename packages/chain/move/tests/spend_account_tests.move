@@ -5,7 +5,7 @@ module spend_account::spend_account_tests;
 // keeps meaning the package address, and the full paths in
 // `expected_failure(abort_code = spend_account::spend_account::E...)` resolve
 // without ambiguity.
-use spend_account::spend_account::{Self as sa, Pool, Grant};
+use spend_account::spend_account::{Self as sa, Pool, Grant, Registry};
 use std::type_name;
 use sui::clock::{Self, Clock};
 use sui::coin::{Coin, mint_for_testing};
@@ -25,16 +25,27 @@ const SESSION_CAP: u64 = 500;
 const MAX_PER_PAYMENT: u64 = 200;
 const EXPIRY_MS: u64 = 10_000;
 
+/// A deadline no test's clock reaches, for the tests that are not about deadlines.
+const NO_DEADLINE: u64 = 18_446_744_073_709_551_615;
+/// The nonce and deadline of the grant the vectors create (`packages/chain/test/vectors/Vectors.ts`).
+const NONCE: vector<u8> = b"g_0001";
+const DEADLINE_MS: u64 = 5_000;
+const U64_MAX: u64 = 18_446_744_073_709_551_615;
+
 const KIND_POLICY: u8 = 0;
 const KIND_SPEND: u8 = 1;
 const KIND_OPEN: u8 = 2;
 
+/// A generic coin type for the vectors: `type_name` names its argument too.
+public struct Wrapper<phantom T> has drop {}
+public struct Y has drop {}
+
 // === Helpers ===
 
-/// Begin a scenario with a clock at 0 and a pool of `INITIAL` owned by
-/// `OWNER`. Returns the pool's ID.
+/// Begin a scenario with the package published (its Registry shared), a
+/// clock at 0 and a pool of `INITIAL` owned by `OWNER`. Returns the pool's ID.
 fun start(): (Scenario, Clock, ID) {
-    let mut scenario = ts::begin(OWNER);
+    let mut scenario = publish();
     let clock = clock::create_for_testing(scenario.ctx());
     let pool_id = new_pool(&mut scenario, OWNER, INITIAL);
     (scenario, clock, pool_id)
@@ -45,13 +56,26 @@ fun finish(scenario: Scenario, clock: Clock) {
     scenario.end();
 }
 
+/// A scenario in which the package's `init` has run.
+fun publish(): Scenario {
+    let mut scenario = ts::begin(OWNER);
+    sa::init_for_testing(scenario.ctx());
+    scenario
+}
+
 /// Create a pool of `amount` as `owner`, in its own transaction.
 fun new_pool(scenario: &mut Scenario, owner: address, amount: u64): ID {
+    new_pool_of<SUI>(scenario, owner, amount)
+}
+
+fun new_pool_of<T>(scenario: &mut Scenario, owner: address, amount: u64): ID {
     scenario.next_tx(owner);
-    let coin = mint_for_testing<SUI>(amount, scenario.ctx());
-    sa::create_pool(coin, scenario.ctx());
+    let mut registry = scenario.take_shared<Registry>();
+    let coin = mint_for_testing<T>(amount, scenario.ctx());
+    sa::create_pool(&mut registry, coin, scenario.ctx());
+    ts::return_shared(registry);
     scenario.next_tx(owner);
-    ts::most_recent_id_shared<Pool<SUI>>().destroy_some()
+    ts::most_recent_id_shared<Pool<T>>().destroy_some()
 }
 
 /// Create a policy grant for `DELEGATE` on `pool_id` as `OWNER`.
@@ -73,6 +97,7 @@ fun default_grant(scenario: &mut Scenario, clock: &Clock, pool_id: ID): ID {
     new_grant(scenario, clock, pool_id, SESSION_CAP, MAX_PER_PAYMENT, EXPIRY_MS)
 }
 
+/// A create with a nonce of its own and no deadline to speak of.
 fun create_grant_as(
     scenario: &mut Scenario,
     sender: address,
@@ -82,10 +107,33 @@ fun create_grant_as(
     max_per_payment: u64,
     expiry_ms: u64,
 ) {
+    let unique = scenario.ctx().fresh_object_address();
+    let nonce = std::bcs::to_bytes(&unique);
+    create_grant_with<SUI>(scenario, sender, clock, pool_id, nonce, NO_DEADLINE, session_cap, max_per_payment, expiry_ms);
+}
+
+/// The vectors' create: `NONCE`, `DEADLINE_MS` and the default limits.
+fun vector_grant<T>(scenario: &mut Scenario, sender: address, clock: &Clock, pool_id: ID) {
+    create_grant_with<T>(scenario, sender, clock, pool_id, NONCE, DEADLINE_MS, SESSION_CAP, MAX_PER_PAYMENT, EXPIRY_MS);
+}
+
+fun create_grant_with<T>(
+    scenario: &mut Scenario,
+    sender: address,
+    clock: &Clock,
+    pool_id: ID,
+    nonce: vector<u8>,
+    deadline_ms: u64,
+    session_cap: u64,
+    max_per_payment: u64,
+    expiry_ms: u64,
+) {
     scenario.next_tx(sender);
-    let pool = scenario.take_shared_by_id<Pool<SUI>>(pool_id);
+    let mut pool = scenario.take_shared_by_id<Pool<T>>(pool_id);
     sa::create_policy_grant(
-        &pool,
+        &mut pool,
+        nonce,
+        deadline_ms,
         DELEGATE,
         session_cap,
         max_per_payment,
@@ -162,6 +210,42 @@ fun pay_as(
     ts::return_shared(pool);
 }
 
+/// Leave the pool as an older package version would have: its `version` below this one's.
+fun set_pool_version(scenario: &mut Scenario, pool_id: ID, version: u64) {
+    scenario.next_tx(OWNER);
+    let mut pool = scenario.take_shared_by_id<Pool<SUI>>(pool_id);
+    sa::set_pool_version_for_testing(&mut pool, version);
+    ts::return_shared(pool);
+}
+
+fun set_grant_version(scenario: &mut Scenario, grant_id: ID, version: u64) {
+    scenario.next_tx(OWNER);
+    let mut grant = scenario.take_shared_by_id<Grant>(grant_id);
+    sa::set_grant_version_for_testing(&mut grant, version);
+    ts::return_shared(grant);
+}
+
+fun migrate_pool_as(scenario: &mut Scenario, sender: address, pool_id: ID) {
+    scenario.next_tx(sender);
+    let mut pool = scenario.take_shared_by_id<Pool<SUI>>(pool_id);
+    sa::migrate_pool(&mut pool, scenario.ctx());
+    ts::return_shared(pool);
+}
+
+fun migrate_grant_as(scenario: &mut Scenario, sender: address, grant_id: ID) {
+    scenario.next_tx(sender);
+    let mut grant = scenario.take_shared_by_id<Grant>(grant_id);
+    sa::migrate_grant(&mut grant, scenario.ctx());
+    ts::return_shared(grant);
+}
+
+/// The vectors' grant on the pool, at the clock's current time; returns its ID.
+fun vector_grant_id(scenario: &mut Scenario, clock: &Clock, pool_id: ID): ID {
+    vector_grant<SUI>(scenario, OWNER, clock, pool_id);
+    scenario.next_tx(OWNER);
+    ts::most_recent_id_shared<Grant>().destroy_some()
+}
+
 fun assert_pool_value(scenario: &mut Scenario, pool_id: ID, expected: u64) {
     scenario.next_tx(OWNER);
     let pool = scenario.take_shared_by_id<Pool<SUI>>(pool_id);
@@ -184,9 +268,12 @@ fun grant_state(scenario: &mut Scenario, grant_id: ID): (u64, bool, bool) {
 
 #[test]
 fun create_pool_shares_a_funded_pool_owned_by_the_sender() {
-    let mut scenario = ts::begin(OWNER);
+    let mut scenario = publish();
+    scenario.next_tx(OWNER);
+    let mut registry = scenario.take_shared<Registry>();
     let coin = mint_for_testing<SUI>(INITIAL, scenario.ctx());
-    sa::create_pool(coin, scenario.ctx());
+    sa::create_pool(&mut registry, coin, scenario.ctx());
+    ts::return_shared(registry);
     let events = event::events_by_type<sa::PoolCreated>();
     let effects = scenario.next_tx(OWNER);
     assert!(effects.num_user_events() == 1);
@@ -202,6 +289,7 @@ fun create_pool_shares_a_funded_pool_owned_by_the_sender() {
     let pool = scenario.take_shared_by_id<Pool<SUI>>(pool_id);
     assert!(pool.pool_owner() == OWNER);
     assert!(pool.pool_value() == INITIAL);
+    assert!(pool.pool_version() == 1);
     ts::return_shared(pool);
     scenario.end();
 }
@@ -247,9 +335,11 @@ fun create_policy_grant_shares_a_grant_for_the_delegate() {
     let (mut scenario, mut clock, pool_id) = start();
     clock.set_for_testing(1_000);
     scenario.next_tx(OWNER);
-    let pool = scenario.take_shared_by_id<Pool<SUI>>(pool_id);
+    let mut pool = scenario.take_shared_by_id<Pool<SUI>>(pool_id);
     sa::create_policy_grant(
-        &pool,
+        &mut pool,
+        NONCE,
+        DEADLINE_MS,
         DELEGATE,
         SESSION_CAP,
         MAX_PER_PAYMENT,
@@ -266,6 +356,7 @@ fun create_policy_grant_shares_a_grant_for_the_delegate() {
     let grant_id = ts::most_recent_id_shared<Grant>().destroy_some();
     let expected = sa::grant_created_for_testing(
         grant_id,
+        NONCE,
         pool_id,
         OWNER,
         DELEGATE,
@@ -289,6 +380,7 @@ fun create_policy_grant_shares_a_grant_for_the_delegate() {
     assert!(!grant.grant_revoked());
     assert!(grant.grant_policy_ids() == vector[7, 8]);
     assert!(grant.grant_kind() == KIND_POLICY);
+    assert!(grant.grant_version() == 1);
     ts::return_shared(grant);
     finish(scenario, clock);
 }
@@ -877,5 +969,267 @@ fun pay_checks_session_cap_before_balance() {
     pay_as(&mut scenario, DELEGATE, &clock, grant_id, pool_id, 600);
     // Pool holds 400; 1_500 is above both the rest of the cap and the pool.
     pay_as(&mut scenario, DELEGATE, &clock, grant_id, pool_id, 1_500);
+    finish(scenario, clock);
+}
+
+// === Vectors ===
+//
+// One test for each row of `packages/chain/test/vectors/Vectors.ts` not
+// already covered above under the same name; the executor runs the same rows.
+
+#[test, expected_failure(abort_code = sui::derived_object::EObjectAlreadyExists)]
+fun create_pool_twice_for_the_same_owner_and_coin_aborts() {
+    let (mut scenario, clock, _) = start();
+    new_pool(&mut scenario, OWNER, INITIAL);
+    finish(scenario, clock);
+}
+
+#[test]
+fun create_pool_for_another_coin_type_succeeds() {
+    let (mut scenario, clock, pool_id) = start();
+    let other = new_pool_of<Wrapper<Y>>(&mut scenario, OWNER, 5);
+    assert!(other != pool_id);
+    finish(scenario, clock);
+}
+
+#[test, expected_failure(arithmetic_error, location = sui::balance)]
+fun deposit_overflowing_the_pool_balance_aborts() {
+    let mut scenario = publish();
+    let clock = clock::create_for_testing(scenario.ctx());
+    let pool_id = new_pool(&mut scenario, OWNER, U64_MAX);
+    deposit_as(&mut scenario, OWNER, pool_id, 1);
+    finish(scenario, clock);
+}
+
+#[test, expected_failure(abort_code = spend_account::spend_account::EWrongVersion)]
+fun withdraw_on_an_old_version_pool_fails() {
+    let (mut scenario, clock, pool_id) = start();
+    set_pool_version(&mut scenario, pool_id, 0);
+    withdraw_as(&mut scenario, OWNER, pool_id, 1);
+    finish(scenario, clock);
+}
+
+#[test, expected_failure(abort_code = spend_account::spend_account::ENonceUsed)]
+fun create_policy_grant_twice_with_one_nonce_aborts() {
+    let (mut scenario, clock, pool_id) = start();
+    vector_grant<SUI>(&mut scenario, OWNER, &clock, pool_id);
+    vector_grant<SUI>(&mut scenario, OWNER, &clock, pool_id);
+    finish(scenario, clock);
+}
+
+#[test]
+fun create_policy_grant_with_another_nonce_succeeds() {
+    let (mut scenario, clock, pool_id) = start();
+    let first = vector_grant_id(&mut scenario, &clock, pool_id);
+    create_grant_with<SUI>(&mut scenario, OWNER, &clock, pool_id, b"g_0002", DEADLINE_MS, SESSION_CAP, MAX_PER_PAYMENT, EXPIRY_MS);
+    scenario.next_tx(OWNER);
+    let second = ts::most_recent_id_shared<Grant>().destroy_some();
+    assert!(first != second);
+    finish(scenario, clock);
+}
+
+#[test, expected_failure(abort_code = spend_account::spend_account::EDeadlinePassed)]
+fun create_policy_grant_after_its_deadline_aborts() {
+    let (mut scenario, mut clock, pool_id) = start();
+    clock.set_for_testing(DEADLINE_MS + 1);
+    vector_grant<SUI>(&mut scenario, OWNER, &clock, pool_id);
+    finish(scenario, clock);
+}
+
+#[test]
+fun create_policy_grant_at_its_deadline_succeeds() {
+    let (mut scenario, mut clock, pool_id) = start();
+    clock.set_for_testing(DEADLINE_MS);
+    let grant_id = vector_grant_id(&mut scenario, &clock, pool_id);
+    let (spent, paused, revoked) = grant_state(&mut scenario, grant_id);
+    assert!(spent == 0 && !paused && !revoked);
+    finish(scenario, clock);
+}
+
+#[test, expected_failure(abort_code = spend_account::spend_account::EDeadlinePassed)]
+fun create_policy_grant_checks_deadline_before_nonce() {
+    let (mut scenario, mut clock, pool_id) = start();
+    vector_grant<SUI>(&mut scenario, OWNER, &clock, pool_id);
+    clock.set_for_testing(6_000);
+    vector_grant<SUI>(&mut scenario, OWNER, &clock, pool_id);
+    finish(scenario, clock);
+}
+
+#[test, expected_failure(abort_code = spend_account::spend_account::ENonceUsed)]
+fun create_policy_grant_checks_nonce_before_caps() {
+    let (mut scenario, clock, pool_id) = start();
+    vector_grant<SUI>(&mut scenario, OWNER, &clock, pool_id);
+    create_grant_with<SUI>(&mut scenario, OWNER, &clock, pool_id, NONCE, DEADLINE_MS, SESSION_CAP, 0, EXPIRY_MS);
+    finish(scenario, clock);
+}
+
+#[test, expected_failure(abort_code = spend_account::spend_account::EWrongVersion)]
+fun create_policy_grant_on_an_old_version_pool_fails() {
+    let (mut scenario, clock, pool_id) = start();
+    set_pool_version(&mut scenario, pool_id, 0);
+    vector_grant<SUI>(&mut scenario, OWNER, &clock, pool_id);
+    finish(scenario, clock);
+}
+
+#[test, expected_failure(abort_code = spend_account::spend_account::EWrongVersion)]
+fun create_policy_grant_checks_version_before_owner() {
+    let (mut scenario, clock, pool_id) = start();
+    set_pool_version(&mut scenario, pool_id, 0);
+    vector_grant<SUI>(&mut scenario, STRANGER, &clock, pool_id);
+    finish(scenario, clock);
+}
+
+#[test]
+fun create_policy_grant_of_a_generic_coin_names_its_type() {
+    let mut scenario = publish();
+    let clock = clock::create_for_testing(scenario.ctx());
+    let pool_id = new_pool_of<Wrapper<Y>>(&mut scenario, OWNER, INITIAL);
+    vector_grant<Wrapper<Y>>(&mut scenario, OWNER, &clock, pool_id);
+    let events = event::events_by_type<sa::GrantCreated>();
+    scenario.next_tx(OWNER);
+    let grant_id = ts::most_recent_id_shared<Grant>().destroy_some();
+    let expected = sa::grant_created_for_testing(
+        grant_id,
+        NONCE,
+        pool_id,
+        OWNER,
+        DELEGATE,
+        type_name::with_defining_ids<Wrapper<Y>>().into_string(),
+        SESSION_CAP,
+        MAX_PER_PAYMENT,
+        EXPIRY_MS,
+        vector[7, 8],
+    );
+    assert!(events[events.length() - 1] == expected);
+    finish(scenario, clock);
+}
+
+#[test]
+fun migrate_pool_then_create_policy_grant_succeeds() {
+    let (mut scenario, clock, pool_id) = start();
+    set_pool_version(&mut scenario, pool_id, 0);
+    migrate_pool_as(&mut scenario, OWNER, pool_id);
+    vector_grant_id(&mut scenario, &clock, pool_id);
+    scenario.next_tx(OWNER);
+    let pool = scenario.take_shared_by_id<Pool<SUI>>(pool_id);
+    assert!(pool.pool_version() == 1);
+    ts::return_shared(pool);
+    finish(scenario, clock);
+}
+
+#[test, expected_failure(abort_code = spend_account::spend_account::ENotUpgrade)]
+fun migrate_pool_at_the_current_version_fails() {
+    let (mut scenario, clock, pool_id) = start();
+    migrate_pool_as(&mut scenario, OWNER, pool_id);
+    finish(scenario, clock);
+}
+
+#[test, expected_failure(abort_code = spend_account::spend_account::ENotOwner)]
+fun migrate_pool_by_non_owner_fails() {
+    let (mut scenario, clock, pool_id) = start();
+    set_pool_version(&mut scenario, pool_id, 0);
+    migrate_pool_as(&mut scenario, STRANGER, pool_id);
+    finish(scenario, clock);
+}
+
+#[test, expected_failure(abort_code = spend_account::spend_account::ENotUpgrade)]
+fun migrate_grant_at_the_current_version_fails() {
+    let (mut scenario, clock, pool_id) = start();
+    let grant_id = vector_grant_id(&mut scenario, &clock, pool_id);
+    migrate_grant_as(&mut scenario, OWNER, grant_id);
+    finish(scenario, clock);
+}
+
+#[test]
+fun migrate_grant_then_pause_grant_succeeds() {
+    let (mut scenario, clock, pool_id) = start();
+    let grant_id = vector_grant_id(&mut scenario, &clock, pool_id);
+    set_grant_version(&mut scenario, grant_id, 0);
+    migrate_grant_as(&mut scenario, OWNER, grant_id);
+    pause_as(&mut scenario, OWNER, grant_id, KIND_POLICY);
+    let (_, paused, _) = grant_state(&mut scenario, grant_id);
+    assert!(paused);
+    finish(scenario, clock);
+}
+
+#[test, expected_failure(abort_code = spend_account::spend_account::EWrongVersion)]
+fun revoke_grant_on_an_old_version_grant_fails() {
+    let (mut scenario, clock, pool_id) = start();
+    let grant_id = vector_grant_id(&mut scenario, &clock, pool_id);
+    set_grant_version(&mut scenario, grant_id, 0);
+    revoke_as(&mut scenario, OWNER, grant_id);
+    finish(scenario, clock);
+}
+
+#[test, expected_failure(abort_code = spend_account::spend_account::EWrongVersion)]
+fun pause_grant_on_an_old_version_grant_fails() {
+    let (mut scenario, clock, pool_id) = start();
+    let grant_id = vector_grant_id(&mut scenario, &clock, pool_id);
+    set_grant_version(&mut scenario, grant_id, 0);
+    pause_as(&mut scenario, OWNER, grant_id, KIND_POLICY);
+    finish(scenario, clock);
+}
+
+#[test, expected_failure(abort_code = spend_account::spend_account::EPaused)]
+fun pay_when_paused_fails() {
+    let (mut scenario, clock, pool_id) = start();
+    let grant_id = vector_grant_id(&mut scenario, &clock, pool_id);
+    pause_as(&mut scenario, OWNER, grant_id, KIND_POLICY);
+    pay_as(&mut scenario, DELEGATE, &clock, grant_id, pool_id, 1);
+    finish(scenario, clock);
+}
+
+#[test, expected_failure(abort_code = spend_account::spend_account::ERevoked)]
+fun pay_when_revoked_fails() {
+    let (mut scenario, clock, pool_id) = start();
+    let grant_id = vector_grant_id(&mut scenario, &clock, pool_id);
+    revoke_as(&mut scenario, OWNER, grant_id);
+    pay_as(&mut scenario, DELEGATE, &clock, grant_id, pool_id, 1);
+    finish(scenario, clock);
+}
+
+#[test, expected_failure(abort_code = spend_account::spend_account::EExceedsSessionCap)]
+fun pay_above_the_session_cap_fails() {
+    let (mut scenario, clock, pool_id) = start();
+    let grant_id = vector_grant_id(&mut scenario, &clock, pool_id);
+    pay_as(&mut scenario, DELEGATE, &clock, grant_id, pool_id, 200);
+    pay_as(&mut scenario, DELEGATE, &clock, grant_id, pool_id, 200);
+    pay_as(&mut scenario, DELEGATE, &clock, grant_id, pool_id, 101);
+    finish(scenario, clock);
+}
+
+#[test, expected_failure(abort_code = spend_account::spend_account::EInsufficientBalance)]
+fun pay_above_the_pool_balance_fails() {
+    let (mut scenario, clock, pool_id) = start();
+    let grant_id = vector_grant_id(&mut scenario, &clock, pool_id);
+    withdraw_as(&mut scenario, OWNER, pool_id, 950);
+    pay_as(&mut scenario, DELEGATE, &clock, grant_id, pool_id, 51);
+    finish(scenario, clock);
+}
+
+#[test, expected_failure(abort_code = spend_account::spend_account::EWrongVersion)]
+fun pay_on_an_old_version_grant_fails() {
+    let (mut scenario, clock, pool_id) = start();
+    let grant_id = vector_grant_id(&mut scenario, &clock, pool_id);
+    set_grant_version(&mut scenario, grant_id, 0);
+    pay_as(&mut scenario, DELEGATE, &clock, grant_id, pool_id, 1);
+    finish(scenario, clock);
+}
+
+#[test, expected_failure(abort_code = spend_account::spend_account::EWrongVersion)]
+fun pay_on_an_old_version_pool_fails() {
+    let (mut scenario, clock, pool_id) = start();
+    let grant_id = vector_grant_id(&mut scenario, &clock, pool_id);
+    set_pool_version(&mut scenario, pool_id, 0);
+    pay_as(&mut scenario, DELEGATE, &clock, grant_id, pool_id, 1);
+    finish(scenario, clock);
+}
+
+#[test, expected_failure(abort_code = spend_account::spend_account::EWrongVersion)]
+fun pay_checks_versions_before_delegate() {
+    let (mut scenario, clock, pool_id) = start();
+    let grant_id = vector_grant_id(&mut scenario, &clock, pool_id);
+    set_pool_version(&mut scenario, pool_id, 0);
+    pay_as(&mut scenario, STRANGER, &clock, grant_id, pool_id, 1);
     finish(scenario, clock);
 }

@@ -1,6 +1,15 @@
 import { Transaction, type TransactionObjectArgument } from "@mysten/sui/transactions"
 import { toBase64 } from "@mysten/sui/utils"
-import { normalizeCoinType, pauseFunction, resumeFunction, SUI_COIN_TYPE, target } from "@gateway/domain/chain/SpendAccountModule"
+import {
+  type FunctionName,
+  nonceBytes,
+  normalizeCoinType,
+  pauseFunction,
+  resumeFunction,
+  type SpendAccountPackage,
+  SUI_COIN_TYPE,
+  target
+} from "@gateway/domain/chain/SpendAccountModule"
 
 /** A shared object as a transaction names it offline. */
 export interface SharedRef {
@@ -31,8 +40,15 @@ const kind = async (sender: string, moveTarget: string, compose: (tx: Transactio
 const shared = (tx: Transaction, ref: SharedRef, mutable: boolean) =>
   tx.sharedObjectRef({ objectId: ref.objectId, initialSharedVersion: ref.initialSharedVersion.toString(), mutable })
 
-export const createPolicyGrant = (packageId: string, input: {
+/**
+ * A single-use create: `grantId` (the gateway's `g_…`) goes on chain as the
+ * nonce the pool remembers, and the create aborts once the Clock is past
+ * `deadlineMs`. The pool is taken mutably, since it records the nonce.
+ */
+export const createPolicyGrant = (pkg: SpendAccountPackage, input: {
   readonly sender: string
+  readonly grantId: string
+  readonly deadlineMs: bigint
   readonly pool: SharedRef
   readonly coinType: string
   readonly delegate: string
@@ -41,13 +57,15 @@ export const createPolicyGrant = (packageId: string, input: {
   readonly expiryMs: bigint
   readonly policyIds: ReadonlyArray<bigint>
 }) => {
-  const moveTarget = target(packageId, "create_policy_grant")
+  const moveTarget = target(pkg, "create_policy_grant")
   return kind(input.sender, moveTarget, (tx) => {
     tx.moveCall({
       target: moveTarget,
       typeArguments: [normalizeCoinType(input.coinType)],
       arguments: [
-        shared(tx, input.pool, false),
+        shared(tx, input.pool, true),
+        tx.pure.vector("u8", [...nonceBytes(input.grantId)]),
+        tx.pure.u64(input.deadlineMs),
         tx.pure.address(input.delegate),
         tx.pure.u64(input.sessionCap),
         tx.pure.u64(input.maxPerPayment),
@@ -59,39 +77,42 @@ export const createPolicyGrant = (packageId: string, input: {
   })
 }
 
-const onGrant = (packageId: string, fn: Parameters<typeof target>[1], input: { readonly sender: string; readonly grant: SharedRef }) => {
-  const moveTarget = target(packageId, fn)
+const onGrant = (pkg: SpendAccountPackage, fn: FunctionName, input: { readonly sender: string; readonly grant: SharedRef }) => {
+  const moveTarget = target(pkg, fn)
   return kind(input.sender, moveTarget, (tx) => {
     tx.moveCall({ target: moveTarget, arguments: [shared(tx, input.grant, true)] })
   })
 }
 
-export const revokeGrant = (packageId: string, input: { readonly sender: string; readonly grant: SharedRef }) =>
-  onGrant(packageId, "revoke_grant", input)
+export const revokeGrant = (pkg: SpendAccountPackage, input: { readonly sender: string; readonly grant: SharedRef }) =>
+  onGrant(pkg, "revoke_grant", input)
 
 /** The pause or resume function of a grant kind; a kind the module does not define builds nothing rather than another kind's call. */
-const ofKind = (fn: Parameters<typeof target>[1] | undefined, kind: number) =>
+const ofKind = (fn: FunctionName | undefined, kind: number) =>
   fn === undefined ? Promise.reject(new Error(`grant kind ${kind} is not one the module defines`)) : Promise.resolve(fn)
 
-export const pauseGrant = (packageId: string, input: { readonly sender: string; readonly grant: SharedRef; readonly kind: number }) =>
-  ofKind(pauseFunction(input.kind), input.kind).then((fn) => onGrant(packageId, fn, input))
+export const pauseGrant = (pkg: SpendAccountPackage, input: { readonly sender: string; readonly grant: SharedRef; readonly kind: number }) =>
+  ofKind(pauseFunction(input.kind), input.kind).then((fn) => onGrant(pkg, fn, input))
 
-export const resumeGrant = (packageId: string, input: { readonly sender: string; readonly grant: SharedRef; readonly kind: number }) =>
-  ofKind(resumeFunction(input.kind), input.kind).then((fn) => onGrant(packageId, fn, input))
+export const resumeGrant = (pkg: SpendAccountPackage, input: { readonly sender: string; readonly grant: SharedRef; readonly kind: number }) =>
+  ofKind(resumeFunction(input.kind), input.kind).then((fn) => onGrant(pkg, fn, input))
 
 /**
- * Funds the owner's spend account: `create_pool` when there is none yet,
- * else `deposit`. SUI is split from the gas coin; other assets from the
- * owner's coins of that type.
+ * Funds the owner's spend account: `create_pool` (under the package's shared
+ * Registry, taken mutably: the pool's id is claimed from it) when there is
+ * none yet, else `deposit`. SUI is split from the gas coin; other assets from
+ * the owner's coins of that type.
  */
-export const fundPool = (packageId: string, input: {
+export const fundPool = (pkg: SpendAccountPackage, input: {
   readonly sender: string
   readonly coinType: string
   readonly amount: bigint
   readonly pool: SharedRef | undefined
+  /** The package's Registry as a shared ref; `create_pool` names it. */
+  readonly registry: SharedRef
   readonly coins: ReadonlyArray<OwnedRef>
 }) => {
-  const moveTarget = target(packageId, input.pool === undefined ? "create_pool" : "deposit")
+  const moveTarget = target(pkg, input.pool === undefined ? "create_pool" : "deposit")
   return kind(input.sender, moveTarget, (tx) => {
     const coinType = normalizeCoinType(input.coinType)
     let source: TransactionObjectArgument = tx.gas
@@ -108,12 +129,12 @@ export const fundPool = (packageId: string, input: {
     tx.moveCall({
       target: moveTarget,
       typeArguments: [coinType],
-      arguments: input.pool === undefined ? [coin] : [shared(tx, input.pool, true), coin]
+      arguments: input.pool === undefined ? [shared(tx, input.registry, true), coin] : [shared(tx, input.pool, true), coin]
     })
   })
 }
 
-export const pay = (packageId: string, input: {
+export const pay = (pkg: SpendAccountPackage, input: {
   readonly sender: string
   readonly grant: SharedRef
   readonly pool: SharedRef
@@ -122,7 +143,7 @@ export const pay = (packageId: string, input: {
   readonly recipient: string
   readonly memo: Uint8Array
 }) => {
-  const moveTarget = target(packageId, "pay")
+  const moveTarget = target(pkg, "pay")
   return kind(input.sender, moveTarget, (tx) => {
     tx.moveCall({
       target: moveTarget,

@@ -35,7 +35,7 @@ export interface ObjectChange {
 export interface Execution {
   readonly status: ExecutionStatus
   readonly changes: ReadonlyArray<ObjectChange>
-  /** Shared objects the transaction took by immutable reference (the Clock, a pool read by a create): `ReadOnlyRoot` in effects. */
+  /** Shared objects the transaction took by immutable reference (the Clock): `ReadOnlyRoot` in effects, versions unchanged. */
   readonly unchangedShared: ReadonlyArray<LedgerObject>
   readonly gasObjectId: string
   readonly lamportVersion: bigint

@@ -3,11 +3,18 @@ import type { Unavailable } from "@gateway/domain/Errors"
 
 /**
  * Everything that changed the ledger, in order; replaying it rebuilds the same
- * state. Only committed transactions are journaled, and a checkpoint names the
- * digests it made final (entries written before it did finalize all pending).
+ * state. Only committed transactions are journaled, each with the digest and
+ * status it had, which a replay must reproduce; a checkpoint names the digests
+ * it made final (entries written before it did finalize all pending).
  */
 export const JournalEntry = Schema.Union([
-  Schema.TaggedStruct("Execute", { txBytes: Schema.String, signatures: Schema.Array(Schema.String), atMs: Schema.Number }),
+  Schema.TaggedStruct("Execute", {
+    txBytes: Schema.String,
+    signatures: Schema.Array(Schema.String),
+    atMs: Schema.Number,
+    digest: Schema.optionalKey(Schema.String),
+    status: Schema.optionalKey(Schema.Literals(["success", "failure"]))
+  }),
   Schema.TaggedStruct("Mint", { recipient: Schema.String, coinType: Schema.String, amount: Schema.String, atMs: Schema.Number }),
   Schema.TaggedStruct("Checkpoint", { atMs: Schema.Number, digests: Schema.optionalKey(Schema.Array(Schema.String)) })
 ])

@@ -1,7 +1,7 @@
 import { blake2b } from "@noble/hashes/blake2.js"
-import { bcs } from "@mysten/sui/bcs"
-import { normalizeStructTag, parseStructTag, toBase58 } from "@mysten/sui/utils"
-import { coinObjectType, grantType, normalizeCoinType, poolType, registryType, Structs, SUI_COIN_TYPE } from "@gateway/domain/chain/SpendAccountModule"
+import { bcs, TypeTagSerializer } from "@mysten/sui/bcs"
+import { normalizeStructTag, normalizeSuiAddress, toBase58 } from "@mysten/sui/utils"
+import { CLOCK_OBJECT_ID, coinObjectType, grantType, normalizeCoinType, poolType, registryType, Structs, SUI_COIN_TYPE } from "@gateway/domain/chain/SpendAccountModule"
 
 /** Who may use an object, as Sui records it. */
 export type Owner =
@@ -145,22 +145,23 @@ const ownerBcs = (owner: Owner) => {
 }
 
 /** `MoveObjectType` as Sui writes it: SUI coins are `GasCoin`, other coins `Coin(T)`, everything else its struct tag. */
-const moveObjectType = (data: ObjectData, originalId: string) => {
+const moveObjectType = (data: ObjectData, originalId: string): Parameters<typeof bcs.Object.serialize>[0]["data"] extends infer D
+  ? D extends { Move: { type: infer T } } ? T : never
+  : never => {
   if (data._tag === "Coin") {
-    return normalizeCoinType(data.coinType) === normalizeCoinType(SUI_COIN_TYPE)
-      ? { GasCoin: true }
-      : { Coin: bcs.TypeTag.serialize(normalizeCoinType(data.coinType)).toBytes() }
+    return normalizeCoinType(data.coinType) === normalizeCoinType(SUI_COIN_TYPE) ? { GasCoin: true } : { Coin: normalizeCoinType(data.coinType) }
   }
-  return { Other: parseStructTag(objectType(data, originalId)) }
+  const tag = TypeTagSerializer.parseFromStr(objectType(data, originalId), true)
+  if (!("struct" in tag)) throw new Error(`${objectType(data, originalId)} is not a struct type`)
+  return { Other: tag.struct }
 }
 
 /** The object as Sui serializes it (`Object`), which its digest and `bcs` read mask hash and return. */
 export const objectBcs = (object: Omit<LedgerObject, "digest">, originalId: string, nowMs: bigint = 0n): Uint8Array => {
-  const type = moveObjectType(object.data, originalId)
   return bcs.Object.serialize({
     data: {
       Move: {
-        type: "Coin" in type ? { Coin: bcs.TypeTag.parse(type.Coin) } : type,
+        type: moveObjectType(object.data, originalId),
         hasPublicTransfer: object.data._tag === "Coin",
         version: object.version,
         contents: objectContents(object.id, object.data, nowMs)
@@ -182,4 +183,59 @@ export const objectDigest = (object: Omit<LedgerObject, "digest">, originalId: s
 export const withVersion = (object: Omit<LedgerObject, "digest" | "version">, version: bigint, originalId: string): LedgerObject => {
   const versioned = { ...object, version }
   return { ...versioned, digest: objectDigest(versioned, originalId) }
+}
+
+/** Sui's `storage_gas_price`: MIST per storage unit. */
+export const STORAGE_PRICE = 76n
+/** Sui's `obj_data_cost_refundable`: storage units per byte of a written object. */
+export const STORAGE_UNITS_PER_BYTE = 100n
+
+/**
+ * What writing this object costs in storage, and what deleting or rewriting
+ * it later refunds (99% of it): its size × 100 units × 76 MIST. The size is
+ * the object's full BCS (data, owner, previous transaction, rebate), which is
+ * what Sui meters: the Move contents plus the type, version and a fixed
+ * per-object overhead. Balances and versions are fixed-width, so the cost
+ * does not depend on them.
+ */
+export const storageCost = (object: Omit<LedgerObject, "digest">, originalId: string): bigint =>
+  BigInt(objectBcs(object, originalId).length) * STORAGE_UNITS_PER_BYTE * STORAGE_PRICE
+
+const GENESIS_PREFIX = "genesis:"
+
+/** The digest LocalLedger's genesis names as the transaction that wrote its first objects. */
+export const genesisDigest = (originalId: string) => toBase58(blake2b(new TextEncoder().encode(`${GENESIS_PREFIX}${originalId}`), { dkLen: 32 }))
+
+/** The id of the `Registry` the package's `init` shares, on LocalLedger: the genesis transaction's first created object. */
+export const genesisRegistryId = (originalId: string) => deriveObjectId(blake2b(new TextEncoder().encode(`${GENESIS_PREFIX}${originalId}`), { dkLen: 32 }), 0)
+
+/** The package as LocalLedger publishes it: never upgraded, its Registry made at genesis. */
+export const localPackage = (originalId: string) => ({
+  originalId,
+  publishedAt: originalId,
+  registryId: genesisRegistryId(originalId)
+})
+
+/** The initial shared version of the objects genesis creates, as on Sui. */
+const GENESIS_VERSION = 1n
+
+/**
+ * What exists before any transaction: the Clock at 0x6 and the package's
+ * Registry (at `pkg.registryId`), both shared at version 1 and written by the
+ * genesis digest, each carrying its storage cost as its rebate.
+ */
+export const genesisObjects = (pkg: { readonly originalId: string; readonly registryId: string }): ReadonlyArray<LedgerObject> => {
+  const previousTransaction = genesisDigest(pkg.originalId)
+  const made = (id: string, data: ObjectData): LedgerObject => {
+    const object = {
+      id,
+      owner: { _tag: "Shared", initialSharedVersion: GENESIS_VERSION } as const,
+      createdBy: previousTransaction,
+      previousTransaction,
+      storageRebate: 0n,
+      data
+    }
+    return withVersion({ ...object, storageRebate: storageCost({ ...object, version: GENESIS_VERSION }, pkg.originalId) }, GENESIS_VERSION, pkg.originalId)
+  }
+  return [made(normalizeSuiAddress(CLOCK_OBJECT_ID), { _tag: "Clock" }), made(normalizeSuiAddress(pkg.registryId), { _tag: "Registry" })]
 }

@@ -1,190 +1,234 @@
-import { JsonRpcError, SuiJsonRpcClient } from "@mysten/sui/jsonRpc"
-import { fromBase64, normalizeStructTag, normalizeSuiAddress, parseStructTag } from "@mysten/sui/utils"
-import { Effect, Layer, Option, Schema } from "effect"
+import { bcs } from "@mysten/sui/bcs"
+import { type ClientWithCoreApi, ObjectError, type SuiClientTypes, TransactionError } from "@mysten/sui/client"
+import { normalizeStructTag, normalizeSuiAddress, parseStructTag, toBase64 } from "@mysten/sui/utils"
+import { Effect, Layer, Option } from "effect"
 import type { ChainTransaction } from "@gateway/domain/chain/ChainTransaction"
-import { Events, eventType, grantType, MODULE, normalizeCoinType } from "@gateway/domain/chain/SpendAccountModule"
+import {
+  grantType,
+  MODULE,
+  normalizeCoinType,
+  poolIdOf,
+  poolType,
+  type SpendAccountPackage,
+  Structs
+} from "@gateway/domain/chain/SpendAccountModule"
 import { NotFinal, NotFound, Unavailable } from "@gateway/domain/Errors"
 import { kindBuilders } from "../build/KindBuilders.ts"
 import type { SharedRef } from "../build/Kinds.ts"
 import { Chain, type PoolRef } from "../Chain.ts"
-import { normalizeTypeArgument } from "../TypeArgument.ts"
-import { moveCallsOf, transactionDataOf } from "./MoveCalls.ts"
+import { describeExecutionError } from "./ExecutionErrorText.ts"
+import { moveCallsOf } from "./MoveCalls.ts"
 
 export interface SuiChainConfig {
-  readonly url: string
+  /** Any client with Sui's core API: a `SuiGrpcClient` on a full node, or on LocalLedger's in-process transport. */
+  readonly client: ClientWithCoreApi
   /** `localnet`, `devnet`, `testnet`, `mainnet`, or any name the node goes by. */
   readonly network: string
-  readonly packageId: string
+  readonly pkg: SpendAccountPackage
+  /** The coin types whose pools `listPools` looks up for every owner. */
+  readonly assets: ReadonlyArray<string>
 }
+
+/** A node that does not answer in this long is treated as down, so a request never hangs on it. */
+const CALL_TIMEOUT = "10 seconds"
 
 const unavailable = (reason: string) => new Unavailable({ message: "The chain is unavailable", reason })
 
 /** The caller named an object the chain does not hold as it must be: its mistake, not an outage. */
 const notFound = (reason: string) => new NotFound({ message: "The object is not on chain", reason })
 
-const unreachable = (error: unknown) => unavailable(error instanceof Error ? error.message : "chain_unreachable")
+/**
+ * The node could not be reached, failed the call or did not answer in time:
+ * the caller gets one stable reason; the node's own words (which may name its
+ * address) are logged, never returned.
+ */
+const unreachable = (method: string, error: unknown) =>
+  Effect.andThen(
+    Effect.logWarning("chain unavailable", method, error instanceof Error ? error.message : String(error)),
+    Effect.fail(unavailable("chain_unreachable"))
+  )
 
-const rpc = <A>(f: () => Promise<A>) => Effect.tryPromise({ try: f, catch: unreachable })
+/** One call to the node: a rejection or a timeout is UNAVAILABLE, unless `known` makes it an error of the caller's. */
+const node = <A, E = never>(
+  method: string,
+  f: (signal: AbortSignal) => Promise<A>,
+  known: (error: unknown) => Option.Option<E> = () => Option.none()
+): Effect.Effect<A, E | Unavailable> =>
+  Effect.tryPromise({ try: f, catch: (error) => error }).pipe(
+    Effect.timeoutOrElse({ duration: CALL_TIMEOUT, orElse: () => Effect.fail(new Error(`no answer in ${CALL_TIMEOUT}`)) }),
+    Effect.catch((error): Effect.Effect<never, E | Unavailable> => {
+      const mapped = known(error)
+      return Option.isSome(mapped) ? Effect.fail(mapped.value) : unreachable(method, error)
+    })
+  )
 
-/** What the node answers that the adapter must not take on trust: owners and Move fields arrive as untyped JSON. */
-const SharedOwner = Schema.Struct({ Shared: Schema.Struct({ initial_shared_version: Schema.Union([Schema.Number, Schema.String]) }) })
-const PoolFields = Schema.Struct({ owner: Schema.String, balance: Schema.String })
-const GrantFields = Schema.Struct({ pool_id: Schema.String })
+/** Decodes what the node answered; bytes that do not decode mean the node is not to be trusted, not that the caller erred. */
+const decodeOr = <A>(what: string, decode: () => A) => Effect.try({ try: decode, catch: () => unavailable(`the node answered ${what} in an unexpected shape`) })
 
-const decode = <S extends Schema.Decoder<unknown>>(schema: S, input: unknown, what: string) =>
-  Effect.mapError(Schema.decodeUnknownEffect(schema)(input), () => unavailable(`the node answered ${what} in an unexpected shape`))
+type ChainObject = SuiClientTypes.Object<{ content: true }>
 
-/** A shared object as the node reports it: the ref the builders need, its type, and its Move fields. */
-interface SharedObject extends SharedRef {
-  readonly type: string
-  readonly fields: unknown
-}
-
-/** `T` of `<package>::spend_account::Pool<T>`, normalized; none for any other type, or a type that does not parse. */
-const poolCoinType = (packageId: string, type: string): Option.Option<string> => {
+/** `T` of `<originalId>::spend_account::Pool<T>`, normalized; none for any other type. */
+const poolCoinType = (pkg: SpendAccountPackage, type: string): Option.Option<string> => {
   try {
     const tag = parseStructTag(type)
     const [coin] = tag.typeParams
-    if (normalizeSuiAddress(tag.address) !== normalizeSuiAddress(packageId) || tag.module !== MODULE || tag.name !== "Pool" || coin === undefined) {
-      return Option.none()
-    }
-    return Option.some(normalizeStructTag(coin))
+    return normalizeSuiAddress(tag.address) === normalizeSuiAddress(pkg.originalId) && tag.module === MODULE && tag.name === "Pool" &&
+        coin !== undefined
+      ? Option.some(normalizeStructTag(coin))
+      : Option.none()
   } catch {
     return Option.none()
   }
 }
 
-const isGrantType = (packageId: string, type: string) => normalizeTypeArgument(type) === normalizeStructTag(grantType(packageId))
+const sharedVersionOf = (object: ChainObject): Option.Option<bigint> =>
+  object.owner.$kind === "Shared" ? Option.some(BigInt(object.owner.Shared.initialSharedVersion)) : Option.none()
 
 /**
- * The live adapter: the same `Chain` over a Sui JSON-RPC endpoint (a full
- * node, or LocalLedger's own `/sui` front, which is how it is tested). With
- * no indexer, pools are found through the package's `PoolCreated` events.
+ * The `Chain` over Sui's core API (`client.core.*`): a full node through
+ * `SuiGrpcClient`, or LocalLedger behind the same protocol in local mode. Pools
+ * sit at ids derived from the Registry and (owner, coin type), so finding one
+ * is one object read, never an event scan.
  */
 export const layer = (config: SuiChainConfig): Layer.Layer<Chain> =>
   Layer.sync(Chain, () => {
-    const client = new SuiJsonRpcClient({ url: config.url, network: config.network })
-    const { packageId } = config
+    const { client, pkg } = config
+
+    /** The objects at `ids`, in order; none where the node holds no such object. */
+    const objects = (ids: ReadonlyArray<string>) =>
+      Effect.flatMap(
+        node("getObjects", (signal) => client.core.getObjects({ objectIds: [...ids], include: { content: true }, signal })),
+        ({ objects }) =>
+          Effect.forEach(objects, (found) =>
+            found instanceof ObjectError
+              ? found.reason === "notFound" ? Effect.succeedNone : Effect.fail(unavailable(found.message))
+              : found instanceof Error
+              ? Effect.fail(unavailable(found.message))
+              : Effect.succeedSome(found))
+      )
 
     const sharedObject = (objectId: string) =>
       Effect.gen(function*() {
-        const found = yield* rpc(() => client.getObject({ id: objectId, options: { showOwner: true, showType: true, showContent: true } }))
-        const data = found.data
-        if (data === null || data === undefined) return yield* notFound(`object ${objectId} is not on chain`)
-        const owner = Schema.decodeUnknownOption(SharedOwner)(data.owner)
-        if (Option.isNone(owner)) return yield* notFound(`object ${objectId} is not a shared object`)
-        const content = data.content
-        return {
-          objectId: normalizeSuiAddress(data.objectId),
-          initialSharedVersion: BigInt(owner.value.Shared.initial_shared_version),
-          type: data.type ?? "",
-          fields: content?.dataType === "moveObject" ? content.fields : null
-        } satisfies SharedObject
+        const [found] = yield* objects([objectId])
+        if (found === undefined || Option.isNone(found)) return yield* notFound(`object ${objectId} is not on chain`)
+        const version = sharedVersionOf(found.value)
+        if (Option.isNone(version)) return yield* notFound(`object ${objectId} is not a shared object`)
+        return { object: found.value, ref: { objectId: normalizeSuiAddress(found.value.objectId), initialSharedVersion: version.value } satisfies SharedRef }
       })
 
-    // A pool the chain itself names (in a PoolCreated or a Grant) exists, as pools are never deleted: if the node says otherwise it is unreliable.
-    const poolNamedByChain = (poolId: string) =>
-      Effect.catchTag(sharedObject(poolId), "NOT_FOUND", (missing) => Effect.fail(unavailable(missing.reason)))
+    // An object the chain itself names (a Grant's pool, the configured Registry) exists: if the node says otherwise it is unreliable.
+    const namedByChain = (objectId: string) => Effect.catchTag(sharedObject(objectId), "NOT_FOUND", (missing) => Effect.fail(unavailable(missing.reason)))
 
-    const sharedRef = (objectId: string) =>
-      Effect.map(sharedObject(objectId), ({ objectId, initialSharedVersion }): SharedRef => ({ objectId, initialSharedVersion }))
-
-    // Every PoolCreated, oldest first, read from the event's BCS (what verifiers trust), page by page.
-    const poolCreations = Effect.gen(function*() {
-      const created: Array<{ readonly poolId: string; readonly owner: string }> = []
-      let cursor: { txDigest: string; eventSeq: string } | null = null
-      for (;;) {
-        const page = yield* rpc(() =>
-          client.queryEvents({ query: { MoveEventType: eventType(packageId, "PoolCreated") }, cursor, order: "ascending" })
-        )
-        for (const event of page.data) {
-          const parsed = yield* Effect.try({
-            try: () => Events.PoolCreated.parse(fromBase64(event.bcs)),
-            catch: () => unavailable("a PoolCreated event does not decode")
-          })
-          created.push({ poolId: normalizeSuiAddress(parsed.pool_id), owner: normalizeSuiAddress(parsed.owner) })
-        }
-        if (!page.hasNextPage || page.nextCursor === null || page.nextCursor === undefined) return created
-        cursor = page.nextCursor
-      }
-    })
-
-    const listPools = (owner: string) =>
+    const toPool = (object: ChainObject, coinType: string) =>
       Effect.gen(function*() {
-        const mine = (yield* poolCreations).filter((p) => p.owner === normalizeSuiAddress(owner))
-        return yield* Effect.forEach(mine, ({ poolId }) =>
-          Effect.gen(function*() {
-            const object = yield* poolNamedByChain(poolId)
-            const fields = yield* decode(PoolFields, object.fields, `pool ${poolId}`)
-            const coinType = poolCoinType(packageId, object.type)
-            if (Option.isNone(coinType)) return yield* unavailable(`object ${poolId} is not a spend_account Pool`)
-            return {
-              poolId: object.objectId,
-              owner: normalizeSuiAddress(fields.owner),
-              coinType: coinType.value,
-              balance: BigInt(fields.balance),
-              initialSharedVersion: object.initialSharedVersion
-            } satisfies PoolRef
-          }))
+        const version = sharedVersionOf(object)
+        const expected = normalizeStructTag(poolType(pkg.originalId, coinType))
+        if (Option.isNone(version) || normalizeStructTag(object.type) !== expected) {
+          return yield* unavailable(`object ${object.objectId} at a derived pool id is not a shared ${expected}`)
+        }
+        const fields = yield* decodeOr(`pool ${object.objectId}`, () => Structs.Pool.parse(object.content))
+        return {
+          poolId: normalizeSuiAddress(object.objectId),
+          owner: normalizeSuiAddress(fields.owner),
+          coinType: normalizeCoinType(coinType),
+          balance: BigInt(fields.balance.value),
+          initialSharedVersion: version.value
+        } satisfies PoolRef
+      })
+
+    /** The owner's pools among `coinTypes`, read in one call at their derived ids. */
+    const poolsOf = (owner: string, coinTypes: ReadonlyArray<string>) =>
+      Effect.gen(function*() {
+        const types = [...new Set(coinTypes.map(normalizeCoinType))]
+        const found = yield* objects(types.map((t) => poolIdOf(pkg, normalizeSuiAddress(owner), t)))
+        return yield* Effect.forEach(
+          types.flatMap((t, i) => {
+            const object = found[i]
+            return object !== undefined && Option.isSome(object) ? [toPool(object.value, t)] : []
+          }),
+          (pool) => pool
+        )
       })
 
     const findPool = (owner: string, coinType: string) =>
-      Effect.map(listPools(owner), (pools) => Option.fromNullishOr(pools.find((p) => p.coinType === normalizeCoinType(coinType))))
+      Effect.map(poolsOf(owner, [coinType]), (pools) => Option.fromNullishOr(pools[0])).pipe(Effect.withSpan("SuiChain.findPool"))
+
+    const listPools = (owner: string, also: ReadonlyArray<string> = []) =>
+      poolsOf(owner, [...config.assets, ...also]).pipe(Effect.withSpan("SuiChain.listPools"))
+
+    const coins = (owner: string, coinType: string) =>
+      Effect.gen(function*() {
+        const all: Array<{ objectId: string; version: bigint; digest: string; balance: bigint }> = []
+        let cursor: string | null = null
+        for (;;) {
+          const page: SuiClientTypes.ListCoinsResponse = yield* node("listCoins", (signal) => client.core.listCoins({ owner, coinType, cursor, signal }))
+          for (const c of page.objects) all.push({ objectId: c.objectId, version: BigInt(c.version), digest: c.digest, balance: BigInt(c.balance) })
+          if (!page.hasNextPage || page.cursor === null) return all
+          cursor = page.cursor
+        }
+      })
+
+    const payRefs = (grantObjectId: string) =>
+      Effect.gen(function*() {
+        const grant = yield* sharedObject(grantObjectId)
+        if (normalizeStructTag(grant.object.type) !== normalizeStructTag(grantType(pkg.originalId))) {
+          return yield* notFound(`object ${grantObjectId} is not a Grant`)
+        }
+        const fields = yield* decodeOr(`grant ${grantObjectId}`, () => Structs.Grant.parse(grant.object.content))
+        const pool = yield* namedByChain(fields.pool_id)
+        const coinType = poolCoinType(pkg, pool.object.type)
+        if (Option.isNone(coinType)) return yield* unavailable(`object ${fields.pool_id} is not a spend_account Pool`)
+        return { grant: grant.ref, pool: pool.ref, coinType: coinType.value }
+      })
 
     const getTransaction = (digest: string) =>
       Effect.gen(function*() {
-        const tx = yield* Effect.tryPromise({
-          try: () => client.getTransactionBlock({ digest, options: { showRawInput: true, showEffects: true, showEvents: true } }),
-          // The node's "no such transaction" answer: not known yet, as LocalLedger says it.
-          catch: (error) =>
-            error instanceof JsonRpcError && error.code === -32602 && error.message.includes("Could not find the referenced transaction")
-              ? new NotFinal({ message: "The transaction is not known to the chain yet", reason: "unknown_digest" })
-              : unreachable(error)
-        })
-        const raw = tx.rawTransaction
-        const data = raw === undefined ? undefined : yield* Effect.try({ try: () => transactionDataOf(raw), catch: () => unavailable(`transaction ${digest} does not decode`) })
-        if (data === undefined) return yield* unavailable(`the node gave no input for transaction ${digest}`)
-        const status = tx.effects?.status
+        const result = yield* node(
+          "getTransaction",
+          (signal) => client.core.getTransaction({ digest, include: { events: true, bcs: true }, signal }),
+          // The node's "no such transaction": not known yet, which a later finalize may find.
+          (error) =>
+            error instanceof TransactionError && error.reason === "notFound"
+              ? Option.some(new NotFinal({ message: "The transaction is not known to the chain yet", reason: "unknown_digest" }))
+              : Option.none()
+        )
+        const tx = result.$kind === "Transaction" ? result.Transaction : result.FailedTransaction
+        const data = yield* decodeOr(`transaction ${digest}`, () => bcs.TransactionData.parse(tx.bcs))
         return {
           digest: tx.digest,
           sender: normalizeSuiAddress(data.V1.sender),
-          status: status?.status === "success" ? "success" : "failure",
-          error: status?.status === "success" ? null : status?.error ?? "unknown",
-          checkpoint: tx.checkpoint ?? null,
-          timestampMs: tx.timestampMs ?? "0",
-          calls: moveCallsOf(packageId, data),
-          events: (tx.events ?? []).map((e) => ({ type: e.type, sender: normalizeSuiAddress(e.sender), parsedJson: e.parsedJson, bcs: e.bcs }))
+          status: tx.status.success ? "success" : "failure",
+          error: tx.status.success ? null : describeExecutionError(tx.status.error),
+          checkpoint: tx.checkpoint,
+          timestampMs: String(tx.timestampMs ?? 0),
+          calls: moveCallsOf(pkg, data),
+          events: tx.events.map((e) => ({ type: e.eventType, sender: normalizeSuiAddress(e.sender), parsedJson: e.json, bcs: toBase64(e.bcs) }))
         } satisfies ChainTransaction
-      })
+      }).pipe(Effect.withSpan("SuiChain.getTransaction", { attributes: { digest } }))
+
+    const builders = kindBuilders(pkg, {
+      sharedRef: (objectId) => Effect.map(sharedObject(objectId), ({ ref }) => ref),
+      registryRef: Effect.map(namedByChain(pkg.registryId), ({ ref }) => ref),
+      findPool,
+      coins,
+      payRefs
+    })
 
     return Chain.of({
       network: `sui:${config.network}`,
-      packageId,
-      health: Effect.asVoid(rpc(() => client.getLatestCheckpointSequenceNumber())),
+      pkg,
+      health: Effect.asVoid(node("getReferenceGasPrice", (signal) => client.core.getReferenceGasPrice({ signal }))).pipe(
+        Effect.withSpan("SuiChain.health")
+      ),
       findPool,
       listPools,
-      ...kindBuilders(packageId, {
-        sharedRef,
-        findPool,
-        coins: (owner, coinType) =>
-          Effect.map(rpc(() => client.getCoins({ owner, coinType })), (page) =>
-            page.data.map((c) => ({ objectId: c.coinObjectId, version: BigInt(c.version), digest: c.digest, balance: BigInt(c.balance) }))),
-        payRefs: (grantObjectId) =>
-          Effect.gen(function*() {
-            const grant = yield* sharedObject(grantObjectId)
-            if (!isGrantType(packageId, grant.type)) return yield* notFound(`object ${grantObjectId} is not a Grant`)
-            const fields = yield* decode(GrantFields, grant.fields, `grant ${grantObjectId}`)
-            const pool = yield* poolNamedByChain(fields.pool_id)
-            const coinType = poolCoinType(packageId, pool.type)
-            if (Option.isNone(coinType)) return yield* unavailable(`object ${fields.pool_id} is not a spend_account Pool`)
-            return {
-              grant: { objectId: grant.objectId, initialSharedVersion: grant.initialSharedVersion },
-              pool: { objectId: pool.objectId, initialSharedVersion: pool.initialSharedVersion },
-              coinType: coinType.value
-            }
-          })
-      }),
+      buildCreateGrant: (input) => builders.buildCreateGrant(input).pipe(Effect.withSpan("SuiChain.buildCreateGrant")),
+      buildRevoke: (input) => builders.buildRevoke(input).pipe(Effect.withSpan("SuiChain.buildRevoke")),
+      buildPause: (input) => builders.buildPause(input).pipe(Effect.withSpan("SuiChain.buildPause")),
+      buildResume: (input) => builders.buildResume(input).pipe(Effect.withSpan("SuiChain.buildResume")),
+      buildFundPool: (input) => builders.buildFundPool(input).pipe(Effect.withSpan("SuiChain.buildFundPool")),
+      buildPay: (input) => builders.buildPay(input).pipe(Effect.withSpan("SuiChain.buildPay")),
       getTransaction,
-      sharedVersion: (objectId) => Effect.map(sharedRef(objectId), (ref) => ref.initialSharedVersion)
+      sharedVersion: (objectId) => Effect.map(sharedObject(objectId), ({ ref }) => ref.initialSharedVersion).pipe(Effect.withSpan("SuiChain.sharedVersion"))
     })
   })

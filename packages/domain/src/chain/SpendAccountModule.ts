@@ -89,6 +89,13 @@ export interface SpendAccountPackage {
   readonly registryId: string
 }
 
+/**
+ * A create's nonce as the module stores it: the gateway's grant id (`g_…`)
+ * as UTF-8 bytes. The builder sends these bytes and the verifier expects them
+ * back in `GrantCreated`.
+ */
+export const nonceBytes = (grantId: string): Uint8Array => new TextEncoder().encode(grantId)
+
 /** A call target: always the published-at id. */
 export const target = (pkg: SpendAccountPackage, fn: FunctionName) => `${pkg.publishedAt}::${MODULE}::${fn}`
 

@@ -1,7 +1,7 @@
 import { fromBase64, normalizeSuiAddress } from "@mysten/sui/utils"
 import { Effect } from "effect"
 import type { ChainEvent, ChainTransaction } from "../chain/ChainTransaction.ts"
-import { type EventName, Events, type FunctionName, MODULE } from "../chain/SpendAccountModule.ts"
+import { type EventName, Events, type FunctionName, MODULE, type SpendAccountPackage } from "../chain/SpendAccountModule.ts"
 import { ForeignDigest, NotFinal, TxFailed, Unverified } from "../Errors.ts"
 
 export const unverified = (field: string, detail: string) =>
@@ -28,11 +28,14 @@ export const finalFrom = (tx: ChainTransaction, sender: string) => {
 
 const isEventName = (name: string): name is EventName => Object.hasOwn(Events, name)
 
-/** The module's event name of `event` when this package's module emitted it. */
-const moduleEventName = (event: ChainEvent, packageId: string): EventName | undefined => {
-  const [pkg, mod, name] = event.type.split("::")
-  return pkg !== undefined && sameAddress(pkg, packageId) && mod === MODULE && name !== undefined && isEventName(name) ? name : undefined
+/** The module's event name of `event` when this package's module emitted it: events keep the original id across upgrades. */
+const moduleEventName = (event: ChainEvent, pkg: SpendAccountPackage): EventName | undefined => {
+  const [address, mod, name] = event.type.split("::")
+  return address !== undefined && sameAddress(address, pkg.originalId) && mod === MODULE && name !== undefined && isEventName(name) ? name : undefined
 }
+
+/** A call into this package: to the version in use (published-at) or, before any upgrade, the same original id. */
+const callsPackage = (address: string, pkg: SpendAccountPackage) => sameAddress(address, pkg.publishedAt) || sameAddress(address, pkg.originalId)
 
 /** The event's BCS contents decoded with `layout`, or undefined when they are not one such value. */
 const decoded = <T>(event: ChainEvent, layout: { readonly parse: (bytes: Uint8Array) => T }): T | undefined => {
@@ -50,12 +53,12 @@ const decoded = <T>(event: ChainEvent, layout: { readonly parse: (bytes: Uint8Ar
  * report not to be trusted. Every verifier makes this check before judging
  * events, which is why `eventsOf` may leave malformed ones out.
  */
-export const calls = (tx: ChainTransaction, packageId: string, functions: ReadonlyArray<FunctionName>) => {
-  if (!tx.calls.some((c) => sameAddress(c.package, packageId) && c.module === MODULE && functions.some((f) => f === c.function))) {
-    return Effect.fail(unverified("target", `no call to ${packageId}::${MODULE}::${functions.join("|")}`))
+export const calls = (tx: ChainTransaction, pkg: SpendAccountPackage, functions: ReadonlyArray<FunctionName>) => {
+  if (!tx.calls.some((c) => callsPackage(c.package, pkg) && c.module === MODULE && functions.some((f) => f === c.function))) {
+    return Effect.fail(unverified("target", `no call to ${pkg.publishedAt}::${MODULE}::${functions.join("|")}`))
   }
   for (const event of tx.events) {
-    const name = moduleEventName(event, packageId)
+    const name = moduleEventName(event, pkg)
     if (name !== undefined && decoded<unknown>(event, Events[name]) === undefined) return Effect.fail(unverified("event", `malformed ${name}`))
   }
   return Effect.void
@@ -64,12 +67,12 @@ export const calls = (tx: ChainTransaction, packageId: string, functions: Readon
 /** The BCS contents of every event of this type, decoded with the module's layout; malformed ones (see `calls`) are left out. */
 export const eventsOf = <T>(
   tx: ChainTransaction,
-  packageId: string,
+  pkg: SpendAccountPackage,
   name: EventName,
   layout: { readonly parse: (bytes: Uint8Array) => T }
 ): ReadonlyArray<T> =>
   tx.events
-    .filter((e) => moduleEventName(e, packageId) === name)
+    .filter((e) => moduleEventName(e, pkg) === name)
     .flatMap((e) => {
       const value = decoded(e, layout)
       return value === undefined ? [] : [value]

@@ -1,11 +1,14 @@
+import { toHex } from "@mysten/sui/utils"
 import { Effect } from "effect"
 import type { ChainTransaction } from "../chain/ChainTransaction.ts"
-import { Events, typeNameOf } from "../chain/SpendAccountModule.ts"
+import { Events, nonceBytes, type SpendAccountPackage, typeNameOf } from "../chain/SpendAccountModule.ts"
 import { calls, eventsOf, exactlyOne, finalFrom, sameAddress, unverified } from "./Common.ts"
 
 /** What the service prepared for one create_policy_grant. */
 export interface ExpectedGrant {
-  readonly packageId: string
+  readonly pkg: SpendAccountPackage
+  /** The gateway's grant id (`g_…`): the create's nonce on chain. */
+  readonly grantId: string
   readonly owner: string
   readonly delegate: string
   readonly poolId: string
@@ -25,14 +28,15 @@ const samePolicySet = (a: ReadonlyArray<bigint>, b: ReadonlyArray<bigint>) => {
 /**
  * A create is verified when it is final, sent by the owner, succeeded, called
  * create_policy_grant, and emitted exactly one GrantCreated whose every field
- * (max_per_payment included) equals what was prepared.
+ * (max_per_payment included) equals what was prepared, its nonce this grant's id.
  */
 export const verifyGrantCreated = (expected: ExpectedGrant, tx: ChainTransaction) =>
   Effect.gen(function*() {
     yield* finalFrom(tx, expected.owner)
-    yield* calls(tx, expected.packageId, ["create_policy_grant"])
-    const event = yield* exactlyOne(eventsOf(tx, expected.packageId, "GrantCreated", Events.GrantCreated), "GrantCreated")
+    yield* calls(tx, expected.pkg, ["create_policy_grant"])
+    const event = yield* exactlyOne(eventsOf(tx, expected.pkg, "GrantCreated", Events.GrantCreated), "GrantCreated")
     const mismatch = (field: string, want: unknown, got: unknown) => unverified(field, `expected ${String(want)}, got ${String(got)}`)
+    if (toHex(Uint8Array.from(event.nonce)) !== toHex(nonceBytes(expected.grantId))) return yield* unverified("nonce", `is not ${expected.grantId}`)
     if (!sameAddress(event.pool_id, expected.poolId)) return yield* mismatch("pool", expected.poolId, event.pool_id)
     if (!sameAddress(event.owner, expected.owner)) return yield* mismatch("owner", expected.owner, event.owner)
     if (!sameAddress(event.delegate, expected.delegate)) return yield* mismatch("delegate", expected.delegate, event.delegate)

@@ -1,6 +1,6 @@
 import { Effect } from "effect"
 import type { ChainTransaction } from "../chain/ChainTransaction.ts"
-import { Events } from "../chain/SpendAccountModule.ts"
+import { Events, type SpendAccountPackage } from "../chain/SpendAccountModule.ts"
 import { calls, eventsOf, exactlyOne, finalFrom, sameAddress, unverified } from "./Common.ts"
 
 /**
@@ -8,19 +8,19 @@ import { calls, eventsOf, exactlyOne, finalFrom, sameAddress, unverified } from 
  * grant object with the expected flag; only the pool owner can emit one.
  */
 export const verifyGrantPauseSet = (
-  expected: { readonly packageId: string; readonly owner: string; readonly grantObjectId: string; readonly paused: boolean },
+  expected: { readonly pkg: SpendAccountPackage; readonly owner: string; readonly grantObjectId: string; readonly paused: boolean },
   tx: ChainTransaction
 ) =>
   Effect.gen(function*() {
     yield* finalFrom(tx, expected.owner)
     yield* calls(
       tx,
-      expected.packageId,
+      expected.pkg,
       expected.paused
         ? ["pause_grant", "pause_spend_grant", "pause_open_grant"]
         : ["resume_grant", "resume_spend_grant", "resume_open_grant"]
     )
-    const events = eventsOf(tx, expected.packageId, "GrantPauseSet", Events.GrantPauseSet)
+    const events = eventsOf(tx, expected.pkg, "GrantPauseSet", Events.GrantPauseSet)
       .filter((e) => sameAddress(e.grant_id, expected.grantObjectId))
     if (events.length === 0) return yield* unverified("grant id", `no GrantPauseSet for ${expected.grantObjectId}`)
     const event = yield* exactlyOne(events, "GrantPauseSet")

@@ -1,13 +1,13 @@
 import { toHex } from "@mysten/sui/utils"
 import { Effect } from "effect"
 import type { ChainTransaction } from "../chain/ChainTransaction.ts"
-import { Events } from "../chain/SpendAccountModule.ts"
+import { Events, type SpendAccountPackage } from "../chain/SpendAccountModule.ts"
 import { ForeignDigest } from "../Errors.ts"
 import { calls, eventsOf, exactlyOne, finalFrom, sameAddress, unverified } from "./Common.ts"
 
 /** What a paid call's challenge asked for. */
 export interface ExpectedPayment {
-  readonly packageId: string
+  readonly pkg: SpendAccountPackage
   readonly amount: bigint
   readonly recipient: string
   /** The challenge nonce; the payment carries it as the memo (its UTF-8 bytes). */
@@ -23,11 +23,11 @@ export const memoOf = (nonce: string) => new TextEncoder().encode(nonce)
  */
 export const verifyPayment = (expected: ExpectedPayment, tx: ChainTransaction) =>
   Effect.gen(function*() {
-    const [event] = eventsOf(tx, expected.packageId, "PaymentMade", Events.PaymentMade)
+    const [event] = eventsOf(tx, expected.pkg, "PaymentMade", Events.PaymentMade)
     // The sender must be the delegate the event names; anyone else's digest is foreign.
     yield* finalFrom(tx, event?.delegate ?? tx.sender)
-    yield* calls(tx, expected.packageId, ["pay"])
-    const payment = yield* exactlyOne(eventsOf(tx, expected.packageId, "PaymentMade", Events.PaymentMade), "PaymentMade")
+    yield* calls(tx, expected.pkg, ["pay"])
+    const payment = yield* exactlyOne(eventsOf(tx, expected.pkg, "PaymentMade", Events.PaymentMade), "PaymentMade")
     if (!sameAddress(payment.delegate, tx.sender)) {
       return yield* new ForeignDigest({ message: "The payment was sent by someone else", reason: `sender: expected ${payment.delegate}, got ${tx.sender}` })
     }

@@ -2,7 +2,7 @@ import { assert, describe, it } from "@effect/vitest"
 import { fromBase64, toBase64 } from "@mysten/sui/utils"
 import { Effect } from "effect"
 import type { ChainEvent, ChainTransaction } from "../chain/ChainTransaction.ts"
-import { type EventName, Events, eventType, type FunctionName, typeNameOf } from "../chain/SpendAccountModule.ts"
+import { type EventName, Events, eventType, type FunctionName, nonceBytes, type SpendAccountPackage, typeNameOf } from "../chain/SpendAccountModule.ts"
 import { verifyGrantCreated } from "./GrantCreatedVerifier.ts"
 import { verifyGrantPauseSet } from "./GrantPauseSetVerifier.ts"
 import { verifyGrantRevoked } from "./GrantRevokedVerifier.ts"
@@ -12,6 +12,9 @@ import { memoOf, verifyPayment } from "./PaymentVerifier.ts"
 
 const addr = (n: number) => `0x${n.toString(16).padStart(64, "0")}`
 const PKG = addr(0x5e4d)
+/** The package before any upgrade: calls and types under one id. */
+const PACKAGE: SpendAccountPackage = { originalId: PKG, publishedAt: PKG, registryId: addr(0x5e4e) }
+const GRANT_ID = "g_01HZX3M5N8Q2R4T6V8W0Y2Z4A6"
 const OWNER = addr(1)
 const DELEGATE = addr(2)
 const POOL = addr(3)
@@ -75,6 +78,7 @@ const commonRefusals = (verify: (t: ChainTransaction) => Effect.Effect<unknown, 
 
 const created = {
   grant_id: GRANT,
+  nonce: Array.from(nonceBytes(GRANT_ID)),
   pool_id: POOL,
   owner: OWNER,
   delegate: DELEGATE,
@@ -85,7 +89,8 @@ const created = {
   policy_ids: [1n, 2n]
 }
 const expectedGrant = {
-  packageId: PKG,
+  pkg: PACKAGE,
+  grantId: GRANT_ID,
   owner: OWNER,
   delegate: DELEGATE,
   poolId: POOL,
@@ -124,7 +129,8 @@ describe("GrantCreated verifier", () => {
     ["max_per_payment", { max_per_payment: 101n }],
     ["expiry", { expiry_ms: 0n }],
     ["policy set", { policy_ids: [1n] }],
-    ["policy set", { policy_ids: [1n, 2n, 3n] }]
+    ["policy set", { policy_ids: [1n, 2n, 3n] }],
+    ["nonce", { nonce: Array.from(nonceBytes("g_another")) }]
   ]
   for (const [field, fields] of tampered) {
     it(`is UNVERIFIED on ${field} when only ${Object.keys(fields).join(", ")} differs`, () => {
@@ -140,6 +146,20 @@ describe("GrantCreated verifier", () => {
     )
   })
 
+  it("accepts, after an upgrade, a call to the published-at id whose event keeps the original id", () => {
+    const upgraded: SpendAccountPackage = { ...PACKAGE, publishedAt: addr(0x5e4f) }
+    const created = createTx()
+    const calls = created.calls.map((c) => ({ ...c, package: upgraded.publishedAt }))
+    assert.strictEqual(created.events[0]?.type, eventType(PKG, "GrantCreated"))
+    assert.deepStrictEqual(Effect.runSync(verifyGrantCreated({ ...expectedGrant, pkg: upgraded }, { ...created, calls })), { grantObjectId: GRANT })
+    // An event typed under the published-at id is not the package's: types keep the original id.
+    const misplaced = { ...grantCreated(), type: eventType(upgraded.publishedAt, "GrantCreated") }
+    assert.deepStrictEqual(
+      refusal(verifyGrantCreated({ ...expectedGrant, pkg: upgraded }, { ...tx("create_policy_grant", [misplaced]), calls })),
+      { code: "UNVERIFIED", reason: "event: missing GrantCreated" }
+    )
+  })
+
   it("ignores a GrantCreated of the same name from another package", () => {
     const foreign = { ...grantCreated(), type: eventType(OTHER, "GrantCreated") }
     assert.deepStrictEqual(refusal(verifyCreate(tx("create_policy_grant", [foreign]))), { code: "UNVERIFIED", reason: "event: missing GrantCreated" })
@@ -149,7 +169,7 @@ describe("GrantCreated verifier", () => {
 // === revoke_grant ===
 
 const revoked = (grant = GRANT) => event("GrantRevoked", Events.GrantRevoked, { grant_id: grant, pool_id: POOL, owner: OWNER })
-const expectedRevoke = { packageId: PKG, owner: OWNER, grantObjectId: GRANT }
+const expectedRevoke = { pkg: PACKAGE, owner: OWNER, grantObjectId: GRANT }
 const verifyRevoke = (t: ChainTransaction) => verifyGrantRevoked(expectedRevoke, t)
 
 describe("GrantRevoked verifier", () => {
@@ -180,7 +200,7 @@ describe("GrantRevoked verifier", () => {
 
 const pauseSet = (paused: boolean, grant = GRANT, owner = OWNER) =>
   event("GrantPauseSet", Events.GrantPauseSet, { grant_id: grant, pool_id: POOL, owner, paused })
-const verifyPause = (paused: boolean) => (t: ChainTransaction) => verifyGrantPauseSet({ packageId: PKG, owner: OWNER, grantObjectId: GRANT, paused }, t)
+const verifyPause = (paused: boolean) => (t: ChainTransaction) => verifyGrantPauseSet({ pkg: PACKAGE, owner: OWNER, grantObjectId: GRANT, paused }, t)
 
 describe("GrantPauseSet verifier", () => {
   it("accepts a pause and a resume of the expected grant, whichever grant kind's function was called", () => {
@@ -239,7 +259,7 @@ const paymentMade = (fields: Partial<{ amount: bigint; recipient: string; memo: 
     ...fields
   }, DELEGATE)
 const payTx = (fields: Parameters<typeof paymentMade>[0] = {}, sender = DELEGATE) => tx("pay", [paymentMade(fields)], sender)
-const verifyPay = (t: ChainTransaction) => verifyPayment({ packageId: PKG, amount: 40n, recipient: RECIPIENT, nonce: "nonce-1" }, t)
+const verifyPay = (t: ChainTransaction) => verifyPayment({ pkg: PACKAGE, amount: 40n, recipient: RECIPIENT, nonce: "nonce-1" }, t)
 
 describe("payment verifier", () => {
   it("accepts the challenge's payment and names the grant it came from", () => {

@@ -1,4 +1,5 @@
 import { Effect } from "effect"
+import { HttpServerResponse } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
 import { SqlClient } from "effect/sql"
 import { Api } from "@gateway/domain/api/Api"
@@ -14,11 +15,10 @@ export const SystemHandlers = HttpApiBuilder.group(
     const status = <A, E>(probe: Effect.Effect<A, E>) =>
       probe.pipe(Effect.timeout("2 seconds"), Effect.match({ onFailure: () => "down" as const, onSuccess: () => "up" as const }))
     return handlers.handle("health", () =>
-      Effect.map(Effect.all([status(sql`SELECT 1 FROM effect_sql_migrations LIMIT 1`), status(chain.health)], { concurrency: 2 }), ([store, chainStatus]) => ({
-        ok: store === "up" && chainStatus === "up",
-        store,
-        chain: chainStatus,
-        network: chain.network
-      })))
+      Effect.map(Effect.all([status(sql`SELECT 1 FROM effect_sql_migrations LIMIT 1`), status(chain.health)], { concurrency: 2 }), ([store, chainStatus]) => {
+        const body = { ok: store === "up" && chainStatus === "up", store, chain: chainStatus, network: chain.network }
+        // A load balancer reads the status, not the body: a replica whose store or chain is down must not get traffic.
+        return body.ok ? body : HttpServerResponse.jsonUnsafe(body, { status: 503 })
+      }))
   })
 )

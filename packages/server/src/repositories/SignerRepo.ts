@@ -70,7 +70,7 @@ export interface NewSigner {
   readonly now: Date
 }
 
-/** What a locked grant may become; decided by the caller, purely, from the grant and its digest history. */
+/** What a locked grant may become; decided by the caller, purely, from the grant and what its digest is recorded for. */
 export type GrantDecision<E> =
   | { readonly _tag: "Apply"; readonly status: GrantStatus; readonly grantObjectId?: string }
   | { readonly _tag: "Keep" }
@@ -100,8 +100,6 @@ export interface LockedGrant {
   readonly recordedAction: Option.Option<string>
   /** Whether this digest is recorded for a different grant. */
   readonly digestUsedElsewhere: boolean
-  /** Every change recorded for this grant so far, by any digest. */
-  readonly history: ReadonlyArray<string>
 }
 
 const toDate = (value: unknown) => new Date(value instanceof Date ? value : String(value))
@@ -228,12 +226,10 @@ export class SignerRepo extends Context.Service<SignerRepo, {
               const recorded = yield* sql<{ grant_id: string; action: string }>`SELECT grant_id, action
                   FROM grant_transitions WHERE digest = ${input.digest}`
               const mine = recorded.find((r) => r.grant_id === input.grantId)
-              const history = yield* sql<{ action: string }>`SELECT action FROM grant_transitions WHERE grant_id = ${input.grantId}`
               const decision = input.decide({
                 grant,
                 recordedAction: Option.map(Option.fromNullishOr(mine), (r) => r.action),
-                digestUsedElsewhere: recorded.some((r) => r.grant_id !== input.grantId),
-                history: history.map((r) => r.action)
+                digestUsedElsewhere: recorded.some((r) => r.grant_id !== input.grantId)
               })
               if (decision._tag === "Refuse") return result({ _tag: "Refused", error: decision.error })
               if (decision._tag === "Keep") return result({ _tag: "Kept", grant })

@@ -35,7 +35,8 @@ export class GrantVerification extends Context.Service<GrantVerification, {
           switch (action) {
             case "finalizeCreate":
               return yield* verifyGrantCreated({
-                packageId: chain.packageId,
+                pkg: chain.pkg,
+                grantId: grant.id,
                 owner,
                 delegate: signer.agent_address,
                 poolId: grant.pool_id,
@@ -46,11 +47,11 @@ export class GrantVerification extends Context.Service<GrantVerification, {
                 policyIds: signer.on_chain_policy_ids.map(BigInt)
               }, tx)
             case "finalizeRevoke":
-              return yield* verifyGrantRevoked({ packageId: chain.packageId, owner, grantObjectId: objectId ?? "" }, tx)
+              return yield* verifyGrantRevoked({ pkg: chain.pkg, owner, grantObjectId: objectId ?? "" }, tx)
             case "finalizePause":
             case "finalizeResume":
               return yield* verifyGrantPauseSet({
-                packageId: chain.packageId,
+                pkg: chain.pkg,
                 owner,
                 grantObjectId: objectId ?? "",
                 paused: action === "finalizePause"

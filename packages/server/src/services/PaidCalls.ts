@@ -73,7 +73,7 @@ export class PaidCalls extends Context.Service<PaidCalls, {
           seconds: config.paymentChallengeSeconds,
           expiresAt,
           entry,
-          packageId: chain.packageId
+          pkg: chain.pkg
         }
         return {
           _tag: "PaymentRequired" as const,
@@ -175,7 +175,7 @@ export class PaidCalls extends Context.Service<PaidCalls, {
         // The challenge's own terms are what the payment must match, even if the service changed since.
         const tx = yield* chain.getTransaction(credential.digest)
         const paid = yield* verifyPayment({
-          packageId: chain.packageId,
+          pkg: chain.pkg,
           amount: BigInt(asked.price),
           recipient: asked.payTo,
           nonce: credential.nonce

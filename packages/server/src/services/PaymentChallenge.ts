@@ -1,6 +1,7 @@
 import type { PaymentPayload, PaymentRequired } from "@x402/core/types"
 import { decodePaymentSignatureHeader } from "@x402/core/http"
 import type { CatalogEntry } from "@gateway/domain/CatalogEntry"
+import type { SpendAccountPackage } from "@gateway/domain/chain/SpendAccountModule"
 
 /** The payment terms both dialects carry for one challenge. */
 export interface ChallengeTerms {
@@ -8,7 +9,7 @@ export interface ChallengeTerms {
   readonly seconds: number
   readonly expiresAt: Date
   readonly entry: CatalogEntry
-  readonly packageId: string
+  readonly pkg: SpendAccountPackage
 }
 
 /** x402 names networks `<chain>:<network>`; catalog entries always do, and this proves it to the compiler. */
@@ -38,7 +39,9 @@ export const x402Required = (t: ChallengeTerms, error: string): PaymentRequired 
       serviceId: t.entry.id,
       method: t.entry.method,
       path: t.entry.path,
-      packageId: t.packageId,
+      /** Types and events are named under the original id; `pay` is called at the published-at id. */
+      packageId: t.pkg.originalId,
+      publishedAt: t.pkg.publishedAt,
       expiresAt: t.expiresAt.toISOString()
     }
   }]

@@ -5,16 +5,20 @@ import { Schema } from "effect"
 import { DelegatedSignerView as DelegatedSignerViewSchema } from "@gateway/domain/DelegatedSigner"
 import { type GrantRow, iso, type SignerRow, type SignerWithGrants } from "../repositories/SignerRepo.ts"
 
+/** The Clock time after which this grant's create kind aborts: what `Signers.create` put on chain. */
+const createDeadlineMs = (grant: GrantRow, pendingTtlMs: number) => new Date(iso(grant.created_at)).getTime() + pendingTtlMs
+
 /**
  * How stored rows read at a moment: expiry and the pending window are applied
  * on read, so a grant's status is always current without a background job.
- * A pending grant past the window reads `failed` but stays stored `pending`:
- * its create kind is still executable, and a late verified create activates it
- * (docs/decisions.md, "Expiry and failure").
+ * A pending grant whose create deadline (created + the pending window) has
+ * passed reads `failed` for good: its create kind now aborts on chain
+ * (EDeadlinePassed), and finalize refuses it (docs/decisions.md).
  */
 export const grantViewStatus = (grant: GrantRow, nowMs: number, pendingTtlMs: number): GrantViewStatus => {
   const status = viewStatus(grant.status, BigInt(grant.expiry_ms), nowMs)
-  return status === "pending" && new Date(iso(grant.created_at)).getTime() + pendingTtlMs <= nowMs ? "failed" : status
+  // Strictly after: the chain accepts a create whose Clock reads the deadline itself.
+  return status === "pending" && createDeadlineMs(grant, pendingTtlMs) < nowMs ? "failed" : status
 }
 
 export const signerStatus = (grants: ReadonlyArray<GrantRow>, nowMs: number, pendingTtlMs: number) =>

@@ -11,15 +11,15 @@ import {
   type PreparedChange
 } from "@gateway/domain/DelegatedSigner"
 import type { ChainTransaction } from "@gateway/domain/chain/ChainTransaction"
-import { MODULE, normalizeCoinType } from "@gateway/domain/chain/SpendAccountModule"
+import { MODULE, nonceBytes, normalizeCoinType, type SpendAccountPackage } from "@gateway/domain/chain/SpendAccountModule"
 import { Conflict, Invalid, NotFound, TxFailed, UnsupportedAsset, type Unavailable, type VerificationError } from "@gateway/domain/Errors"
 import { expiryMs } from "@gateway/domain/ExpiresAt"
 import { type PreparedGrantChange, PreparedGrantChange as PreparedGrantChangeSchema } from "@gateway/domain/Grant"
 import { DelegatedSignerId, GrantId } from "@gateway/domain/Ids"
-import { afterFinalize, canApply, type FinalizeAction, Transitions } from "@gateway/domain/SignerStateMachine"
+import { apply, canApply, type FinalizeAction, Transitions } from "@gateway/domain/SignerStateMachine"
 import type { GrantStatus } from "@gateway/domain/SignerStatus"
 import { ObjectId, type SuiAddress } from "@gateway/domain/SuiAddress"
-import { normalizeSuiAddress } from "@mysten/sui/utils"
+import { normalizeSuiAddress, toHex } from "@mysten/sui/utils"
 import { AppConfig } from "../Config.ts"
 import { type GrantDecision, type GrantRow, type LockedGrant, type SignerRow, SignerRepo } from "../repositories/SignerRepo.ts"
 import { GrantVerification } from "./GrantVerification.ts"
@@ -40,18 +40,18 @@ const requestHash = (body: CreateDelegatedSigner) => {
 
 /**
  * Whether a transaction called create_policy_grant with exactly what was
- * prepared for this grant: a failed transaction has no GrantCreated to tell
- * whose create it was, only its call.
+ * prepared for this grant, its nonce (the grant id) included: a failed
+ * transaction has no GrantCreated to tell whose create it was, only its call.
  */
-const isCreateOf = (tx: ChainTransaction, packageId: string, signer: SignerRow, grant: GrantRow) => {
+const isCreateOf = (tx: ChainTransaction, pkg: SpendAccountPackage, signer: SignerRow, grant: GrantRow) => {
   const sameAddress = (value: unknown, expected: string) =>
     typeof value === "string" && normalizeSuiAddress(value) === normalizeSuiAddress(expected)
   const policyIds = (value: unknown) => (Array.isArray(value) ? value.map(String).sort().join(",") : undefined)
   return tx.calls.some((call) => {
-    const [pool, delegate, sessionCap, maxPerPayment, expiry, policies] = call.arguments
-    return sameAddress(call.package, packageId) && call.module === MODULE && call.function === "create_policy_grant" &&
-      call.typeArguments[0] === normalizeCoinType(grant.coin_type) &&
-      sameAddress(pool, grant.pool_id) && sameAddress(delegate, signer.agent_address) &&
+    const [pool, nonce, , delegate, sessionCap, maxPerPayment, expiry, policies] = call.arguments
+    return (sameAddress(call.package, pkg.publishedAt) || sameAddress(call.package, pkg.originalId)) && call.module === MODULE &&
+      call.function === "create_policy_grant" && call.typeArguments[0] === normalizeCoinType(grant.coin_type) &&
+      sameAddress(pool, grant.pool_id) && nonce === toHex(nonceBytes(grant.id)) && sameAddress(delegate, signer.agent_address) &&
       String(sessionCap) === grant.session_cap && String(maxPerPayment) === grant.max_per_payment &&
       String(expiry) === grant.expiry_ms && policyIds(policies) === signer.on_chain_policy_ids.map(String).sort().join(",")
   })
@@ -110,6 +110,8 @@ export class Signers extends Context.Service<Signers, {
         const snapshot = yield* policies.resolve(owner, { policyIds: body.policyIds ?? [], profileIds: body.profileIds ?? [] })
 
         const signerId = DelegatedSignerId.make(newId("ds"))
+        // The create kinds go stale with the pending window: a create executed after it aborts on chain.
+        const deadlineMs = BigInt(now + config.pendingGrantTtlMs)
         const grants = yield* Effect.forEach(body.assetScopes, (scope, i) =>
           Effect.gen(function*() {
             const pool = yield* chain.findPool(owner, scope.asset)
@@ -119,10 +121,13 @@ export class Signers extends Context.Service<Signers, {
                 reason: `body.assetScopes.${i}.asset: no spend account (pool) for this coin type; create one with POST /v1/spend-accounts/prepare`
               })
             }
+            const grantId = GrantId.make(newId("g"))
             const expiry = expiryMs(scope.expiresAt)
             const prepared = yield* chain.buildCreateGrant({
               sender: owner,
               pool: pool.value,
+              grantId,
+              deadlineMs,
               delegate: body.agentAddress,
               sessionCap: BigInt(scope.totalBudgetAtomic),
               maxPerPayment: BigInt(scope.maxPerPaymentAtomic),
@@ -130,7 +135,7 @@ export class Signers extends Context.Service<Signers, {
               policyIds: snapshot.onChainPolicyIds.map(BigInt)
             })
             return {
-              grantId: GrantId.make(newId("g")),
+              grantId,
               asset: scope.asset,
               coinType: scope.asset,
               pool: ObjectId.make(pool.value.poolId),
@@ -216,7 +221,9 @@ export class Signers extends Context.Service<Signers, {
         return Schema.decodeUnknownSync(ConnectionManifest)({
           version: 1,
           network: chain.network,
-          packageId: chain.packageId,
+          packageId: chain.pkg.originalId,
+          publishedAt: chain.pkg.publishedAt,
+          registryId: chain.pkg.registryId,
           apiBaseUrl: publicUrl.origin,
           delegatedSignerId: found.signer.id,
           delegate: found.signer.agent_address,
@@ -332,7 +339,7 @@ export class Signers extends Context.Service<Signers, {
         now: number
       ) {
         const tx = yield* chain.getTransaction(digest)
-        if (!isCreateOf(tx, chain.packageId, found.signer, found.grant)) return yield* failure
+        if (!isCreateOf(tx, chain.pkg, found.signer, found.grant)) return yield* failure
         const result = yield* repo.transition({
           owner,
           signerId: found.signer.id,
@@ -347,7 +354,7 @@ export class Signers extends Context.Service<Signers, {
                 ? { _tag: "Keep" }
                 : { _tag: "Refuse", error: conflict("digest_already_used_for_another_change") }
             }
-            // A grant that already moved on (activated by another digest) keeps its state: this digest only failed.
+            // A grant that already moved on (activated by another digest, or failed) keeps its state: this digest only failed.
             return canApply("failCreate", locked.grant.status) ? { _tag: "Apply", status: Transitions.failCreate.to } : { _tag: "Keep" }
           }
         })
@@ -409,14 +416,11 @@ export class Signers extends Context.Service<Signers, {
               ? { _tag: "Keep" }
               : { _tag: "Refuse", error: conflict("digest_already_used_for_another_change") }
           }
-          if (grantViewStatus(locked.grant, now, config.pendingGrantTtlMs) === "expired") {
-            return { _tag: "Refuse", error: conflict("grant_is_expired") }
-          }
-          // A failed grant with no failed create of its own was abandoned at revoke; either way, revoking siblings mean
-          // the owner asked to revoke this signer, so a grant bound late is bound for revocation.
-          const revocationAsked = !locked.history.includes("failCreate") ||
-            found.grants.some((g) => g.id !== grantId && (g.status === "revoking" || g.status === "revoked"))
-          const next = afterFinalize(action, locked.grant.status, revocationAsked)
+          // Failed is terminal: a grant whose create window closed without a verified create stays failed, even if a
+          // create executed in time is reported after it (docs/decisions.md, "Single-use, deadlined creates").
+          const viewed = grantViewStatus(locked.grant, now, config.pendingGrantTtlMs)
+          if (viewed === "expired" || viewed === "failed") return { _tag: "Refuse", error: conflict(`grant_is_${viewed}`) }
+          const next = apply(action, locked.grant.status)
           if (next === undefined) return { _tag: "Refuse", error: conflict(`grant_is_${locked.grant.status}`) }
           return facts.grantObjectId === undefined
             ? { _tag: "Apply", status: next }

@@ -1,0 +1,85 @@
+import { GrpcTypes } from "@mysten/sui/grpc"
+import { normalizeStructTag } from "@mysten/sui/utils"
+import { Clock, Effect } from "effect"
+import { normalizeCoinType, SUI_COIN_TYPE } from "@gateway/domain/chain/SpendAccountModule"
+import type { LedgerObject } from "../LedgerObject.ts"
+import { LocalLedger } from "../LocalLedger.ts"
+import { GrpcFailure } from "./GrpcFailure.ts"
+import { type GrpcMethod, unary } from "./GrpcMethod.ts"
+import { objectProto } from "./LedgerProto.ts"
+import { OBJECT_DEFAULT_MASK } from "./LedgerMethods.ts"
+import { applyReadMask } from "./ReadMask.ts"
+
+/** A full node's page sizes: 50 unless asked, at most 1000. */
+const pageSize = (asked: number | undefined) => Math.min(asked === undefined || asked <= 0 ? 50 : asked, 1000)
+
+const invalid = (message: string) => new GrpcFailure({ code: "INVALID_ARGUMENT", message })
+
+const ownerOf = (owner: string | undefined) => (owner === undefined ? Effect.fail(invalid("missing owner")) : Effect.succeed(owner))
+
+const typeArgument = (type: string) =>
+  Effect.try({ try: () => normalizeCoinType(type), catch: () => invalid(`${type} is not a Move type`) })
+
+/** Page tokens are the last id returned, so a page resumes after it even if objects came or went. */
+const pageAfter = <A>(items: ReadonlyArray<A>, key: (item: A) => string, token: Uint8Array | undefined, size: number) => {
+  const after = token === undefined ? undefined : new TextDecoder().decode(token)
+  const rest = after === undefined ? items : items.filter((item) => key(item) > after)
+  const page = rest.slice(0, size)
+  const last = page.at(-1)
+  return { page, nextPageToken: rest.length > size && last !== undefined ? new TextEncoder().encode(key(last)) : undefined }
+}
+
+const balancesOf = (objects: ReadonlyArray<LedgerObject>) => {
+  const byType = new Map<string, bigint>()
+  for (const o of objects) if (o.data._tag === "Coin") byType.set(o.data.coinType, (byType.get(o.data.coinType) ?? 0n) + o.data.balance)
+  return byType
+}
+
+// No address balances on this ledger: every balance is coins.
+const balanceProto = (coinType: string, total: bigint): GrpcTypes.Balance => ({ coinType, balance: total, coinBalance: total, addressBalance: 0n })
+
+/** A type filter as a node applies it: a full type matches exactly; one without type arguments matches every instance. */
+const matchesType = (filter: string | undefined, type: string | undefined) => {
+  if (filter === undefined) return true
+  if (type === undefined) return false
+  return filter.includes("<") ? normalizeStructTag(filter) === type : type === filter || type.startsWith(`${normalizeStructTag(filter)}<`)
+}
+
+export const stateMethods: ReadonlyArray<GrpcMethod> = [
+  unary(GrpcTypes.StateService, "GetBalance", GrpcTypes.GetBalanceRequest, GrpcTypes.GetBalanceResponse, (request) =>
+    Effect.gen(function*() {
+      const owner = yield* ownerOf(request.owner)
+      const coinType = yield* typeArgument(request.coinType ?? SUI_COIN_TYPE)
+      const balances = balancesOf(yield* (yield* LocalLedger).ownedObjects(owner))
+      return { balance: balanceProto(coinType, balances.get(coinType) ?? 0n) }
+    })),
+  unary(GrpcTypes.StateService, "ListBalances", GrpcTypes.ListBalancesRequest, GrpcTypes.ListBalancesResponse, (request) =>
+    Effect.gen(function*() {
+      const owner = yield* ownerOf(request.owner)
+      const balances = [...balancesOf(yield* (yield* LocalLedger).ownedObjects(owner))].sort(([a], [b]) => a.localeCompare(b))
+      const { page, nextPageToken } = pageAfter(balances, ([type]) => type, request.pageToken, pageSize(request.pageSize))
+      return { balances: page.map(([type, total]) => balanceProto(type, total)), ...(nextPageToken === undefined ? {} : { nextPageToken }) }
+    })),
+  unary(GrpcTypes.StateService, "ListOwnedObjects", GrpcTypes.ListOwnedObjectsRequest, GrpcTypes.ListOwnedObjectsResponse, (request) =>
+    Effect.gen(function*() {
+      const owner = yield* ownerOf(request.owner)
+      const ledger = yield* LocalLedger
+      const nowMs = BigInt(yield* Clock.currentTimeMillis)
+      const filter = request.objectType === undefined ? undefined : (yield* typeArgument(request.objectType))
+      const objects = (yield* ledger.ownedObjects(owner))
+        .map((o) => objectProto(o, ledger.config.pkg.originalId, nowMs))
+        .filter((o) => matchesType(filter, o.objectType))
+      const { page, nextPageToken } = pageAfter(objects, (o) => o.objectId ?? "", request.pageToken, pageSize(request.pageSize))
+      return {
+        objects: page.map((o) => applyReadMask(o, request.readMask, OBJECT_DEFAULT_MASK)),
+        ...(nextPageToken === undefined ? {} : { nextPageToken })
+      }
+    })),
+  unary(GrpcTypes.StateService, "GetCoinInfo", GrpcTypes.GetCoinInfoRequest, GrpcTypes.GetCoinInfoResponse, (request) =>
+    Effect.gen(function*(): Effect.fn.Return<GrpcTypes.GetCoinInfoResponse, GrpcFailure> {
+      const coinType = yield* typeArgument(request.coinType ?? "")
+      // Only SUI has metadata here: other coins are minted by the faucet and never published.
+      if (coinType !== normalizeCoinType(SUI_COIN_TYPE)) return yield* new GrpcFailure({ code: "NOT_FOUND", message: `no coin metadata for ${coinType}` })
+      return { coinType, metadata: { decimals: 9, name: "Sui", symbol: "SUI", description: "", iconUrl: "" } }
+    }))
+]
