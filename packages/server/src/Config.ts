@@ -32,6 +32,30 @@ export interface AppConfigShape {
   readonly suiGrpcUrl: Option.Option<string>
   /** Sign-in steps (challenges and sessions) one address may take per minute, per replica. */
   readonly signInPerMinute: number
+  /** Sign-in challenges one client (network address) may ask for per minute, per replica. */
+  readonly signInChallengesPerMinute: number
+  /** How often each replica deletes expired sign-in challenges and sessions. */
+  readonly storeSweepIntervalMs: number
+  /** Upstreams on loopback or private addresses that are allowed anyway, as `host:port` (local development and tests only). */
+  readonly upstreamAllowHosts: ReadonlyArray<string>
+  /** The most of a seller's answer the gateway reads, keeps and returns. */
+  readonly upstreamMaxBodyBytes: number
+  /** How long a paid call's stored answer can be fetched again with the same credential. */
+  readonly paidAnswerRetentionMs: number
+  /** The key sellers' upstream credentials are encrypted under (32 bytes, base64); local mode makes one when unset. */
+  readonly credentialsKey: Option.Option<Redacted.Redacted>
+  /** Drafts one seller may hold at once. */
+  readonly sellerMaxDrafts: number
+  /** Live services one seller may have at once. */
+  readonly sellerMaxLive: number
+  /** The most services `/llms.txt` lists before linking to the paginated catalog. */
+  readonly llmsTxtMaxServices: number
+  /** The whole of one request, body included, must arrive within this (Node's requestTimeout). */
+  readonly requestTimeoutMs: number
+  /** A request's headers must arrive within this (Node's headersTimeout). */
+  readonly headersTimeoutMs: number
+  /** An idle keep-alive connection is closed after this (Node's keepAliveTimeout). */
+  readonly keepAliveTimeoutMs: number
 }
 
 /** LocalLedger's package id: any fixed address serves, since it publishes nothing. */
@@ -58,8 +82,26 @@ export const defaults: AppConfigShape = {
   supportedAssets: ["0x2::sui::SUI"],
   paymentChallengeSeconds: 300,
   suiGrpcUrl: Option.none(),
-  signInPerMinute: 30
+  signInPerMinute: 30,
+  signInChallengesPerMinute: 10,
+  storeSweepIntervalMs: 10 * 60 * 1000,
+  upstreamAllowHosts: [],
+  upstreamMaxBodyBytes: 10 * 1024 * 1024,
+  paidAnswerRetentionMs: 24 * 60 * 60 * 1000,
+  credentialsKey: Option.none(),
+  sellerMaxDrafts: 20,
+  sellerMaxLive: 50,
+  llmsTxtMaxServices: 100,
+  requestTimeoutMs: 30_000,
+  headersTimeoutMs: 10_000,
+  keepAliveTimeoutMs: 5_000
 }
+
+const list = (name: string, fallback: ReadonlyArray<string>) =>
+  Config.String(name).pipe(
+    Config.map((value) => value.split(",").map((s) => s.trim()).filter((s) => s.length > 0)),
+    Config.withDefault(fallback)
+  )
 
 const refuse = (message: string, cause?: unknown) => Config.fail(new ConfigProvider.SourceError({ message, cause }))
 
@@ -136,12 +178,21 @@ export class AppConfig extends Context.Service<AppConfig, AppConfigShape>()("@ga
     challengeTtlMs: Config.Int("CHALLENGE_TTL_MS").pipe(Config.withDefault(defaults.challengeTtlMs)),
     pendingGrantTtlMs: Config.Int("PENDING_GRANT_TTL_MS").pipe(Config.withDefault(defaults.pendingGrantTtlMs)),
     ledgerCheckpointMs: Config.Int("LEDGER_CHECKPOINT_MS").pipe(Config.withDefault(defaults.ledgerCheckpointMs)),
-    supportedAssets: Config.String("SUPPORTED_ASSETS").pipe(
-      Config.map((list) => list.split(",").map((s) => s.trim()).filter((s) => s.length > 0)),
-      Config.withDefault(defaults.supportedAssets)
-    ),
+    supportedAssets: list("SUPPORTED_ASSETS", defaults.supportedAssets),
     paymentChallengeSeconds: Config.Int("PAYMENT_CHALLENGE_SECONDS").pipe(Config.withDefault(defaults.paymentChallengeSeconds)),
     signInPerMinute: Config.Int("SIGN_IN_PER_MINUTE").pipe(Config.withDefault(defaults.signInPerMinute)),
+    signInChallengesPerMinute: Config.Int("SIGN_IN_CHALLENGES_PER_MINUTE").pipe(Config.withDefault(defaults.signInChallengesPerMinute)),
+    storeSweepIntervalMs: Config.Int("STORE_SWEEP_INTERVAL_MS").pipe(Config.withDefault(defaults.storeSweepIntervalMs)),
+    upstreamAllowHosts: list("UPSTREAM_ALLOW_HOSTS", defaults.upstreamAllowHosts),
+    upstreamMaxBodyBytes: Config.Int("UPSTREAM_MAX_BODY_BYTES").pipe(Config.withDefault(defaults.upstreamMaxBodyBytes)),
+    paidAnswerRetentionMs: Config.Int("PAID_ANSWER_RETENTION_MS").pipe(Config.withDefault(defaults.paidAnswerRetentionMs)),
+    credentialsKey: Config.option(Config.Redacted("CREDENTIALS_KEY")),
+    sellerMaxDrafts: Config.Int("SELLER_MAX_DRAFTS").pipe(Config.withDefault(defaults.sellerMaxDrafts)),
+    sellerMaxLive: Config.Int("SELLER_MAX_LIVE").pipe(Config.withDefault(defaults.sellerMaxLive)),
+    llmsTxtMaxServices: Config.Int("LLMS_TXT_MAX_SERVICES").pipe(Config.withDefault(defaults.llmsTxtMaxServices)),
+    requestTimeoutMs: Config.Int("REQUEST_TIMEOUT_MS").pipe(Config.withDefault(defaults.requestTimeoutMs)),
+    headersTimeoutMs: Config.Int("HEADERS_TIMEOUT_MS").pipe(Config.withDefault(defaults.headersTimeoutMs)),
+    keepAliveTimeoutMs: Config.Int("KEEP_ALIVE_TIMEOUT_MS").pipe(Config.withDefault(defaults.keepAliveTimeoutMs)),
     chain: chainConfig
   }).pipe(Config.map(({ chain, ...config }) => ({ ...config, ...chain })))
 
