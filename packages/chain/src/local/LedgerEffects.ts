@@ -4,7 +4,7 @@ import { blake2b } from "@noble/hashes/blake2.js"
 import type { ChainEvent } from "@gateway/domain/chain/ChainTransaction"
 import { MODULE } from "@gateway/domain/chain/SpendAccountModule"
 import type { Execution } from "./Execution.ts"
-import type { LedgerObject, Owner } from "./LedgerObject.ts"
+import { type LedgerObject, ownerBcs } from "./LedgerObject.ts"
 
 /** Sui's `Event` and `TransactionEvents`, which the SDK's `bcs` does not export. */
 const EventBcs = bcs.struct("Event", {
@@ -31,17 +31,6 @@ export interface BalanceChange {
 export interface EventsRecord {
   readonly bcs: Uint8Array
   readonly digest: string
-}
-
-const ownerBcs = (owner: Owner) => {
-  switch (owner._tag) {
-    case "Address":
-      return { AddressOwner: owner.address }
-    case "Shared":
-      return { Shared: { initialSharedVersion: owner.initialSharedVersion } }
-    case "Immutable":
-      return { Immutable: true }
-  }
 }
 
 /** A struct type as BCS's `StructTag` takes it. */

@@ -133,7 +133,8 @@ export const objectContents = (id: string, data: ObjectData, nowMs: bigint = 0n)
   }
 }
 
-const ownerBcs = (owner: Owner) => {
+/** An owner as Sui's `Owner` BCS takes it (objects and effects alike). */
+export const ownerBcs = (owner: Owner) => {
   switch (owner._tag) {
     case "Address":
       return { AddressOwner: owner.address }
