@@ -33,6 +33,8 @@ import { localConfig, localGateway } from "./LocalGateway.ts"
 import { localUpstream } from "./LocalUpstream.ts"
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 3)
+/** How many live services part A seeds, all from one seller. */
+const SEEDED = 1000
 const SUI = CoinType.make(SUI_COIN_TYPE)
 const percentile = (values: ReadonlyArray<number>, p: number) => {
   const sorted = [...values].sort((a, b) => a - b)
@@ -61,7 +63,14 @@ const step = (message: string) => Effect.sync(() => process.stderr.write(`▸ ${
 const partA = Effect.gen(function*() {
   yield* step("start-up, three times each")
   const pglite = process.env.DATABASE_URL === undefined
-  const env = pglite ? { DATA_DIR: "memory://" } : {}
+  // The seeded services name the discard port on loopback, which only an allow-listed upstream may be;
+  // one seller seeds them all, so its limits must hold the 1,000 live services and the drafts in flight.
+  const env = {
+    UPSTREAM_ALLOW_HOSTS: "127.0.0.1:9",
+    SELLER_MAX_LIVE: String(SEEDED),
+    SELLER_MAX_DRAFTS: String(SEEDED),
+    ...(pglite ? { DATA_DIR: "memory://" } : {})
+  }
   const startupRuns = (runEnv: Record<string, string>) =>
     Effect.forEach([1, 2, 3], () =>
       Effect.gen(function*() {
@@ -87,7 +96,7 @@ const partA = Effect.gen(function*() {
   const client = yield* makeApiClient(gateway.url)
   const asSeller = withOwner((yield* signIn(client, new Ed25519Keypair())).authorization)
   const payTo = SuiAddress.make(new Ed25519Keypair().toSuiAddress())
-  const ids = yield* Effect.forEach(Array.from({ length: 1000 }, (_, i) => i), (i) =>
+  const ids = yield* Effect.forEach(Array.from({ length: SEEDED }, (_, i) => i), (i) =>
     Effect.gen(function*() {
       const { service } = yield* client.sellers.register({ payload: terms(`bench service ${i}`, payTo) }).pipe(asSeller)
       yield* client.sellers.activate({ params: { id: service.id } }).pipe(asSeller)
@@ -109,8 +118,8 @@ const partA = Effect.gen(function*() {
   return { startupMs: median(startups), startups, restartMs: median(restarts), restarts, rssIdle, rssAfter, baseline: baselineFigures, getById, search, challenges }
 })
 
-/** Part B: the gateway in this process; the owners and the agent are wallets on its `/sui`. */
-const partB = Effect.gen(function*() {
+/** Part B: the gateway in this process; the owners and the agent are wallets on its `/sui`; `upstream` the seller's API. */
+const partBOn = (upstream: { readonly url: string }) => Effect.gen(function*() {
   const server = yield* HttpServer.HttpServer
   const baseUrl = HttpServer.formatAddress(server.address)
   const ledger = yield* LocalLedger
@@ -167,7 +176,6 @@ const partB = Effect.gen(function*() {
 
   yield* step("paid calls against the seller directly")
   // A paid call end to end against calling the seller directly.
-  const upstream = yield* localUpstream()
   const asSeller = withOwner((yield* signIn(client, new Ed25519Keypair())).authorization)
   const { service } = yield* client.sellers.register({ payload: terms("paid bench", SuiAddress.make(new Ed25519Keypair().toSuiAddress()), upstream.url) }).pipe(asSeller)
   yield* client.sellers.activate({ params: { id: service.id } }).pipe(asSeller)
@@ -200,7 +208,18 @@ const partB = Effect.gen(function*() {
     stages: { build: split(stages.build), execute: split(stages.execute), finality: split(stages.finality), finalize: split(stages.finalize) },
     paidCall: { direct: split(direct), paid: split(paid), addedP50: median(paid) - median(direct), addedP99: percentile(paid, 99) - percentile(direct, 99) }
   }
-}).pipe(Effect.provide(localGateway({ ...localConfig, ledgerCheckpointMs: 20 })))
+})
+
+/** The seller's API listens first, so the gateway can name it in its upstream allow-list. */
+const partB = Effect.flatMap(localUpstream(), (upstream) =>
+  partBOn(upstream).pipe(Effect.provide(localGateway({
+    ...localConfig,
+    ledgerCheckpointMs: 20,
+    upstreamAllowHosts: [new URL(upstream.url).host, "127.0.0.1:9"],
+    // Every owner and seller signs in from loopback, one client address.
+    signInPerMinute: 1_000_000,
+    signInChallengesPerMinute: 1_000_000
+  }))))
 
 const fmt = (n: number, digits = 1) => (Number.isFinite(n) ? n.toFixed(digits) : "n/a")
 const line = (name: string, f: LoadFigures, baseline?: LoadFigures) =>

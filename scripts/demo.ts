@@ -20,19 +20,19 @@ import { PositiveAtomicAmount } from "@gateway/domain/Amount"
 import { CoinType } from "@gateway/domain/CoinType"
 import { SUI_COIN_TYPE } from "@gateway/domain/chain/SpendAccountModule"
 import { SuiAddress } from "@gateway/domain/SuiAddress"
-import { localGateway } from "./LocalGateway.ts"
+import { localConfig, localGateway } from "./LocalGateway.ts"
 import { localUpstream } from "./LocalUpstream.ts"
 
 const SUI = CoinType.make(SUI_COIN_TYPE)
 
 const step = (text: string) => Console.log(`\n▸ ${text}`)
 
-const story = Effect.gen(function*() {
+/** The whole story, against a gateway whose only allowed loopback upstream is this seller's API. */
+const story = (seller: { readonly url: string }) => Effect.gen(function*() {
   const server = yield* HttpServer.HttpServer
   const baseUrl = HttpServer.formatAddress(server.address)
   const sui = new SuiGrpcClient({ network: "localnet", baseUrl: `${baseUrl}/sui` })
   const client = yield* makeApiClient(baseUrl)
-  const seller = yield* localUpstream((call) => ({ forecast: "sunny", call }))
   const balanceOf = (address: string) => Effect.map(Effect.promise(() => sui.core.getBalance({ owner: address })), (r) => r.balance.balance)
   const faucet = (address: string) => Effect.promise(() => requestSuiFromFaucetV2({ host: baseUrl, recipient: address }))
 
@@ -138,4 +138,8 @@ const story = Effect.gen(function*() {
   yield* Console.log(`  seller received: ${yield* balanceOf(payee)} MIST`)
 })
 
-story.pipe(Effect.scoped, Effect.provide([localGateway(), FetchLayer]), NodeRuntime.runMain)
+Effect.gen(function*() {
+  // The seller's API listens first, so the gateway can name it in its upstream allow-list (UPSTREAM_ALLOW_HOSTS).
+  const seller = yield* localUpstream((call) => ({ forecast: "sunny", call }))
+  yield* story(seller).pipe(Effect.provide([localGateway({ ...localConfig, upstreamAllowHosts: [new URL(seller.url).host] }), FetchLayer]))
+}).pipe(Effect.scoped, NodeRuntime.runMain)

@@ -26,10 +26,12 @@ const LANES = Number(process.env.LOAD_LANES ?? 64)
 const PRICE = 10n
 /** Each lifecycle step waits for a checkpoint; a short interval keeps the flows, not the ledger, the bound. */
 const CHECKPOINT_MS = 20
+/** Every lane signs in from loopback, one client address: per-client sign-in limits would measure themselves, not the flows. */
+const LOOPBACK_CROWD = { signInPerMinute: 1_000_000, signInChallengesPerMinute: 1_000_000 }
 /** How many problems of each sort the output lists in full. */
 const SHOWN = 20
 
-const program = (storeDescription: string) =>
+const program = (storeDescription: string, upstream: { readonly url: string }) =>
   Effect.gen(function*() {
     const server = yield* HttpServer.HttpServer
     const baseUrl = HttpServer.formatAddress(server.address)
@@ -39,7 +41,6 @@ const program = (storeDescription: string) =>
     const client = yield* makeApiClient(baseUrl)
     yield* Console.log(`load: ${SECONDS} s, ${LANES} lanes, store: ${storeDescription}`)
 
-    const upstream = yield* localUpstream()
     const asSeller = withOwner((yield* signIn(client, new Ed25519Keypair())).authorization)
     const payTo = SuiAddress.make(new Ed25519Keypair().toSuiAddress())
     const { service } = yield* client.sellers.register({
@@ -85,8 +86,10 @@ const program = (storeDescription: string) =>
 
 const main = Effect.gen(function*() {
   const store = yield* loadStore(process.env)
-  return yield* program(store.description).pipe(
-    Effect.provide(Layer.merge(loadGateway({ ...localConfig, ledgerCheckpointMs: CHECKPOINT_MS }, store), FetchLayer))
+  // The seller's API listens first, so the gateway can name it in its upstream allow-list.
+  const upstream = yield* localUpstream()
+  return yield* program(store.description, upstream).pipe(
+    Effect.provide(Layer.merge(loadGateway({ ...localConfig, ...LOOPBACK_CROWD, ledgerCheckpointMs: CHECKPOINT_MS, upstreamAllowHosts: [new URL(upstream.url).host] }, store), FetchLayer))
   )
 })
 

@@ -1,11 +1,12 @@
 import type { ClientWithCoreApi } from "@mysten/sui/client"
 import type { Signer } from "@mysten/sui/cryptography"
-import { decodePaymentRequiredHeader, decodePaymentResponseHeader, encodePaymentSignatureHeader } from "@x402/core/http"
+import { decodePaymentRequiredHeader, decodePaymentResponseHeader, decodePaymentSignatureHeader, encodePaymentSignatureHeader } from "@x402/core/http"
 import type { PaymentRequirements, SettleResponse } from "@x402/core/types"
 import { Effect, Schedule, Schema } from "effect"
 import * as Kinds from "@gateway/chain/build/Kinds"
 import { normalizeCoinType, type SpendAccountPackage } from "@gateway/domain/chain/SpendAccountModule"
 import type { ConnectionManifest } from "@gateway/domain/ConnectionManifest"
+import { proofMessage, proofUrl, sha256Hex } from "@gateway/domain/PaymentProof"
 import { policyAllows } from "@gateway/domain/Policy"
 import { memoOf } from "@gateway/domain/verify/PaymentVerifier"
 import { executeKind, type GasOptions, type LedgerUnreachable } from "./OwnerWallet.ts"
@@ -38,7 +39,11 @@ export interface PaidResponse {
   /** The gateway's settlement receipt, when the call was paid. */
   readonly receipt: SettleResponse | undefined
   readonly digest: string | undefined
-  /** The `PAYMENT-SIGNATURE` value the call was paid with; presenting it again retries a failed forward. */
+  /**
+   * The `PAYMENT-SIGNATURE` value the call was paid with. It proves possession
+   * for this one request (method, URL, body): presenting it again with the same
+   * request retries a failed forward or fetches the kept answer.
+   */
   readonly credential: string | undefined
 }
 
@@ -59,8 +64,12 @@ export const packageOf = (manifest: ConnectionManifest): SpendAccountPackage => 
 
 /**
  * An agent that pays for calls with its own key through the grant its owner
- * provisioned. It checks every challenge against the manifest's policy and
- * caps before paying, and refuses a mismatch locally. It executes its `pay`
+ * provisioned. It checks every challenge against the manifest before paying
+ * (the gateway's origin, the package, the policy and caps) and refuses a
+ * mismatch locally. It pays each challenge at most once: a challenge it has
+ * paid, and a request it has paid for that did not get its answer, are
+ * presented again with the same payment rather than paid again. It signs
+ * every credential's proof of possession with its key. It executes its `pay`
  * through `client` (a `SuiGrpcClient` of the manifest's network), which
  * prices and pays gas; `gas` is for agents that pay concurrently and give each
  * payment a coin of its own. The key never leaves it.
@@ -73,6 +82,11 @@ export const makeAgent = (options: {
 }) => {
   const { manifest, signer, client } = options
   const pkg = packageOf(manifest)
+  const gatewayOrigin = URL.parse(manifest.apiBaseUrl)?.origin
+  /** Challenge nonce → the digest that paid it: a challenge is never paid twice. */
+  const paidNonces = new Map<string, string>()
+  /** Request (method, URL, body hash) → credential of a payment whose answer it has not received yet. */
+  const unanswered = new Map<string, string>()
 
   const choose = (required: { resource: { url: string }; accepts: ReadonlyArray<PaymentRequirements> }, url: URL, method: string) =>
     Effect.gen(function*() {
@@ -86,6 +100,12 @@ export const makeAgent = (options: {
       ) {
         return yield* refuse("the challenge does not name its nonce, service, method, path and expiry")
       }
+      // Only the gateway the manifest names is paid: a 402 from anywhere else, or naming a resource elsewhere, is not.
+      const resource = URL.parse(required.resource.url)
+      if (gatewayOrigin === undefined || url.origin !== gatewayOrigin || resource?.origin !== gatewayOrigin) {
+        return yield* refuse(`origin: only challenges from ${manifest.apiBaseUrl} are paid`)
+      }
+      if (extra["packageId"] !== manifest.packageId) return yield* refuse(`package: the challenge names ${String(extra["packageId"])}, not ${manifest.packageId}`)
       // The terms the policy is checked against must be those of the address being called, not whatever a 402 claims.
       if (!url.pathname.endsWith(`/v1/pay/${serviceId}`) || URL.parse(required.resource.url)?.pathname !== url.pathname) {
         return yield* refuse(`service: the challenge names ${serviceId}, not the service at ${url.pathname}`)
@@ -105,16 +125,92 @@ export const makeAgent = (options: {
       return { terms, nonce, amount, grant }
     })
 
+  /** The credential for one request: the payment, and the proof that this agent made it for exactly this request. */
+  const credentialFor = (
+    terms: PaymentRequirements,
+    nonce: string,
+    digest: string,
+    request: { readonly method: string; readonly resourceUrl: string; readonly search: string; readonly bodySha256: string }
+  ) =>
+    Effect.gen(function*() {
+      const message = proofMessage({ nonce, digest, method: request.method, url: proofUrl(request.resourceUrl, request.search), bodySha256: request.bodySha256 })
+      if (message === undefined) return yield* refuse("the request cannot be bound to a payment proof")
+      const { signature } = yield* Effect.promise(() => signer.signPersonalMessage(message))
+      return encodePaymentSignatureHeader({ x402Version: 2, accepted: terms, payload: { digest, proof: signature } })
+    })
+
+  /** Presents a credential, waiting (within bounds) while the gateway says the payment is not final yet. */
+  const present = (url: string, init: RequestInit, body: Uint8Array | undefined, credential: string, digest: string) =>
+    Effect.tryPromise({
+      try: async () => {
+        const headers = { ...Object.fromEntries(new Headers(init.headers)), "payment-signature": credential }
+        const response = await fetch(url, { ...init, headers, ...(body === undefined ? {} : { body }) })
+        const notFinal = response.status === 409 && (await response.clone().json().catch(() => ({})) as { code?: string }).code === "NOT_FINAL"
+        return { response, notFinal }
+      },
+      catch: (e) => new DeliveryFailed({ reason: String(e), digest, credential })
+    }).pipe(Effect.repeat({ schedule: untilFinal, until: (r) => !r.notFinal, times: 100 }))
+
+  const result = (response: Response, digest: string, credential: string): PaidResponse => {
+    const receiptHeader = response.headers.get("payment-response")
+    return { response, receipt: receiptHeader === null ? undefined : decodePaymentResponseHeader(receiptHeader), digest, credential }
+  }
+
+  /**
+   * Whether the payment is done with: the seller answered (a receipt came), or the gateway gave a final
+   * refusal. A seller's failure (5xx) or a payment still in flight (409) leaves it to be presented again.
+   */
+  const answeredBy = (response: Response) => response.headers.has("payment-response") || (response.status < 500 && response.status !== 409)
+
   const fetchPaid = (url: string, init: RequestInit = {}) =>
     Effect.gen(function*() {
       const method = (init.method ?? "GET").toUpperCase()
-      const first = yield* Effect.tryPromise({ try: () => fetch(url, init), catch: (e) => new GatewayUnreachable({ reason: String(e) }) })
+      const target = URL.parse(url)
+      if (target === null) return yield* refuse("not a URL")
+      // The body is read once, so that what is hashed into the proof is exactly what is sent.
+      const raw = init.body
+      const body = raw === undefined || raw === null
+        ? undefined
+        : new Uint8Array(yield* Effect.tryPromise({
+          try: () => new Request(url, { method, body: raw, duplex: "half" }).arrayBuffer(),
+          catch: () => new PaymentRefused({ reason: "the request body cannot be read" })
+        }))
+      const bodySha256 = yield* Effect.promise(() => sha256Hex(body ?? new Uint8Array()))
+      const requestKey = `${method} ${target.href} ${bodySha256}`
+
+      // A request already paid for and not yet answered is presented again, never paid again.
+      const pending = unanswered.get(requestKey)
+      if (pending !== undefined) {
+        const digest = String(decodePaymentSignatureHeader(pending).payload["digest"])
+        const again = yield* present(url, init, body, pending, digest)
+        if (again.response.status !== 402) {
+          if (answeredBy(again.response)) unanswered.delete(requestKey)
+          return result(again.response, digest, pending)
+        }
+        unanswered.delete(requestKey)
+      }
+
+      const first = yield* Effect.tryPromise({
+        try: () => fetch(url, { ...init, ...(body === undefined ? {} : { body }) }),
+        catch: (e) => new GatewayUnreachable({ reason: String(e) })
+      })
       if (first.status !== 402) return { response: first, receipt: undefined, digest: undefined, credential: undefined } satisfies PaidResponse
       const header = first.headers.get("payment-required")
       if (header === null) return yield* refuse("a 402 without a PAYMENT-REQUIRED challenge")
       const required = yield* Effect.try({ try: () => decodePaymentRequiredHeader(header), catch: () => new PaymentRefused({ reason: "unreadable challenge" }) })
-      const { terms, nonce, amount, grant } = yield* choose(required, new URL(url), method)
+      const { terms, nonce, amount, grant } = yield* choose(required, target, method)
 
+      const digest = paidNonces.get(nonce) ?? (yield* payOnce(terms, nonce, amount, grant))
+      paidNonces.set(nonce, digest)
+      const credential = yield* credentialFor(terms, nonce, digest, { method, resourceUrl: required.resource.url, search: target.search, bodySha256 })
+      unanswered.set(requestKey, credential)
+      const paid = yield* present(url, init, body, credential, digest)
+      if (answeredBy(paid.response)) unanswered.delete(requestKey)
+      return result(paid.response, digest, credential)
+    })
+
+  const payOnce = (terms: PaymentRequirements, nonce: string, amount: bigint, grant: ConnectionManifest["grants"][number]) =>
+    Effect.gen(function*() {
       const kind = yield* Effect.promise(() =>
         Kinds.pay(pkg, {
           sender: signer.toSuiAddress(),
@@ -133,23 +229,7 @@ export const makeAgent = (options: {
       if (executed.status === "failure") {
         return yield* Effect.fail(new PaymentRefused({ reason: `the chain refused the payment: ${executed.error ?? "failure"}`, digest: executed.digest }))
       }
-
-      const credential = encodePaymentSignatureHeader({ x402Version: 2, accepted: terms, payload: { digest: executed.digest } })
-      const paid = yield* Effect.tryPromise({
-        try: async () => {
-          const response = await fetch(url, { ...init, headers: { ...Object.fromEntries(new Headers(init.headers)), "payment-signature": credential } })
-          const notFinal = response.status === 409 && (await response.clone().json().catch(() => ({})) as { code?: string }).code === "NOT_FINAL"
-          return { response, notFinal }
-        },
-        catch: (e) => new DeliveryFailed({ reason: String(e), digest: executed.digest, credential })
-      }).pipe(Effect.repeat({ schedule: untilFinal, until: (r) => !r.notFinal, times: 100 }))
-      const receiptHeader = paid.response.headers.get("payment-response")
-      return {
-        response: paid.response,
-        receipt: receiptHeader === null ? undefined : decodePaymentResponseHeader(receiptHeader),
-        digest: executed.digest,
-        credential
-      } satisfies PaidResponse
+      return executed.digest
     })
 
   return { fetchPaid, address: signer.toSuiAddress() }

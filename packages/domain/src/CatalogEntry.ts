@@ -55,6 +55,13 @@ const Text = (max: number) =>
     Schema.check(Schema.isMinLength(1), Schema.isMaxLength(max), Schema.isPattern(/^\P{Cc}*$/u, { expected: "one line without control characters" }))
   )
 
+/** A bearer secret: visible ASCII only, so it cannot break out of the header it is sent in. */
+export const UpstreamCredential = Schema.RedactedFromValue(
+  Schema.String.pipe(
+    Schema.check(Schema.isMinLength(1), Schema.isMaxLength(4096), Schema.isPattern(/^[\x21-\x7e]+$/, { expected: "visible ASCII without spaces" }))
+  )
+)
+
 /** What a seller sends to register (or edit) a service; the gateway assigns id and resourceUrl. */
 export const RegisterService = Schema.Struct({
   name: Text(100),
@@ -74,14 +81,16 @@ export const RegisterService = Schema.Struct({
   upstreamUrl: Schema.String.pipe(
     Schema.check(Schema.isMaxLength(2000), Schema.isPattern(/^https?:\/\/[^\s]+$/, { expected: "an http(s) URL" }))
   ),
-  /** Only variables named for this purpose: any other name would let a seller receive the gateway's own secrets. */
-  upstreamCredentialEnv: Schema.optionalKey(
-    Schema.String.pipe(Schema.check(Schema.isPattern(/^UPSTREAM_[A-Z0-9_]{1,100}$/, { expected: "an env var name starting with UPSTREAM_" })))
-  )
+  /**
+   * The secret the gateway sends the upstream as `Authorization: Bearer …`,
+   * write-only: kept encrypted for this service and seller, never returned.
+   * Absent on an edit keeps the current one; null removes it.
+   */
+  upstreamCredential: Schema.optionalKey(Schema.NullOr(UpstreamCredential))
 })
 export type RegisterService = typeof RegisterService.Type
 
-/** The owner's view adds management fields; the credential locator itself is never returned. */
+/** The owner's view adds management fields; of the credential it says only whether one is set. */
 export const ManagedService = Schema.Struct({
   service: CatalogEntry,
   management: Schema.Struct({

@@ -21,3 +21,8 @@ export const Session = Schema.Struct({
   expiresAt: Schema.String
 })
 export type Session = typeof Session.Type
+
+/** What a sign-out removed: how many sessions stopped working. */
+export const Revoked = Schema.Struct({
+  revoked: Schema.Number.pipe(Schema.check(Schema.isInt(), Schema.isGreaterThanOrEqualTo(0)))
+})

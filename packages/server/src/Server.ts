@@ -49,7 +49,7 @@ const serve = <R>(chainRoutes: Layer.Layer<never, never, R>) =>
       const reads = yield* ServiceReadCache
       return HttpRouter.serve(Layer.mergeAll(HttpApp, chainRoutes), { disableLogger: true, middleware: (app) => withRequestId(HttpMiddleware.logger(app)) }).pipe(
         Layer.provide(Services),
-        Layer.provideMerge(NodeHttpServer.layer(() => createGatewayServer(reads), { host: config.host, port: config.port })),
+        Layer.provideMerge(NodeHttpServer.layer(() => createGatewayServer(reads, config), { host: config.host, port: config.port })),
         Layer.provide(Layer.succeed(HttpIncomingMessage.MaxBodySize, MAX_BODY))
       )
     })

@@ -1,6 +1,6 @@
 import { Ed25519Keypair } from "@mysten/sui/keypairs/ed25519"
 import { assert, describe, layer } from "@effect/vitest"
-import { Effect, Layer } from "effect"
+import { Effect, Layer, Redacted } from "effect"
 import { FetchLayer, type GatewayClient, makeApiClient, signIn, withOwner } from "@gateway/client"
 import { PositiveAtomicAmount } from "@gateway/domain/Amount"
 import { CoinType } from "@gateway/domain/CoinType"
@@ -9,7 +9,9 @@ import { SuiAddress } from "@gateway/domain/SuiAddress"
 import { failsWith } from "./Assertions.ts"
 import { BaseUrl, layerTestServer } from "./TestServer.ts"
 
-const LOCATOR = "UPSTREAM_SELLER_TOKEN_FOR_TESTS"
+const CREDENTIAL = "seller-token-for-catalog-tests"
+/** The upstream every service here names: allow-listed, as an operator names a local upstream. */
+const UPSTREAM = "127.0.0.1:9"
 
 const terms = (name: string, overrides: Partial<RegisterService> = {}): RegisterService => ({
   name,
@@ -20,8 +22,8 @@ const terms = (name: string, overrides: Partial<RegisterService> = {}): Register
   asset: CoinType.make("0x2::sui::SUI"),
   decimals: 9,
   payTo: SuiAddress.make(new Ed25519Keypair().toSuiAddress()),
-  upstreamUrl: "http://127.0.0.1:9/answer",
-  upstreamCredentialEnv: LOCATOR,
+  upstreamUrl: `http://${UPSTREAM}/answer`,
+  upstreamCredential: Redacted.make(CREDENTIAL),
   ...overrides
 })
 
@@ -29,7 +31,8 @@ const seller = (client: GatewayClient) =>
   Effect.map(signIn(client, new Ed25519Keypair()), (session) => withOwner(session.authorization))
 
 describe("catalog", () => {
-  layer(Layer.mergeAll(layerTestServer(), FetchLayer), { excludeTestServices: true })((it) => {
+  // Room for the pagination test's 253 services of one seller; the per-seller bounds have tests of their own (security/catalog-flood).
+  layer(Layer.mergeAll(layerTestServer({ upstreamAllowHosts: [UPSTREAM], sellerMaxLive: 300 }), FetchLayer), { excludeTestServices: true })((it) => {
     it.effect("registers a draft, activates it, and serves it to callers without a session", () =>
       Effect.gen(function*() {
         const baseUrl = yield* BaseUrl
@@ -112,7 +115,8 @@ describe("catalog", () => {
           ["rail", "allowance"],
           ["asset", "SUI"],
           ["name", "two\nlines"],
-          ["upstreamCredentialEnv", "INTERNAL_HOP_SECRET"]
+          ["upstreamUrl", "http://127.0.0.1:10/answer"],
+          ["upstreamCredential", "two words"]
         ]
         for (const [field, value] of bad) {
           const response = yield* Effect.promise(() =>
@@ -133,7 +137,7 @@ describe("catalog", () => {
         )
       }))
 
-    it.effect("never returns the credential locator on any route", () =>
+    it.effect("never returns the credential on any route", () =>
       Effect.gen(function*() {
         const baseUrl = yield* BaseUrl
         const client = yield* makeApiClient(baseUrl)
@@ -153,7 +157,7 @@ describe("catalog", () => {
           ]
         ) {
           const text = yield* Effect.promise(() => fetch(`${baseUrl}${path}`, { headers: { authorization } }).then((r) => r.text()))
-          assert.notInclude(text, LOCATOR, path)
+          assert.notInclude(text, CREDENTIAL, path)
         }
       }))
 

@@ -1,7 +1,8 @@
+import { randomBytes } from "node:crypto"
 import { createServer } from "node:net"
 import { Ed25519Keypair } from "@mysten/sui/keypairs/ed25519"
 import { assert, describe, layer } from "@effect/vitest"
-import { Effect, Layer, Option, References } from "effect"
+import { Effect, Layer, Option, Redacted, References } from "effect"
 import { HttpServer } from "effect/http"
 import { SqlClient } from "effect/sql"
 import { FetchLayer, makeApiClient, signIn, withOwner } from "@gateway/client"
@@ -29,7 +30,9 @@ const deadPort = Effect.promise(() =>
 const DeadChainServer = Layer.unwrap(
   Effect.map(deadPort, (port) => {
     const url = `http://127.0.0.1:${port}`
-    const config = { ...testConfig, network: "testnet", suiGrpcUrl: Option.some(url) }
+    // Live mode needs its own credentials key (it never makes one in the store).
+    const credentialsKey = Option.some(Redacted.make(randomBytes(32).toString("base64")))
+    const config = { ...testConfig, network: "testnet", suiGrpcUrl: Option.some(url), credentialsKey }
     return Layer.effect(BaseUrl, HttpServer.HttpServer.useSync((server) => HttpServer.formatAddress(server.address))).pipe(
       Layer.provideMerge(layerServerLive(url)),
       Layer.provideMerge(layerStore(TestStore)),

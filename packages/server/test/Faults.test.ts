@@ -2,11 +2,10 @@ import { Ed25519Keypair } from "@mysten/sui/keypairs/ed25519"
 import { assert, describe, layer } from "@effect/vitest"
 import { Duration, Effect, Fiber, Layer, Schedule } from "effect"
 import { SqlClient } from "effect/sql"
-import { encodePaymentSignatureHeader } from "@x402/core/http"
 import { LocalLedger } from "@gateway/chain/local/LocalLedger"
 import { FetchLayer, makeApiClient } from "@gateway/client"
 import { HeldUpstream } from "./HeldUpstream.ts"
-import { challengeOf, pay, refs } from "./PayByHand.ts"
+import { challengeOf, credential, pay, refs } from "./PayByHand.ts"
 import { createRequest, fundedOwner, grantedAgent, liveService } from "./Scenario.ts"
 import { TestLedger } from "./TestLedger.ts"
 import { BaseUrl, layerTestServer, StoreSwitch, SwitchableStore } from "./TestServer.ts"
@@ -46,12 +45,17 @@ const untilStoreAnswers = <A, E>(check: Effect.Effect<A, E>) =>
 /** The seller's calls for one paid request, told apart by the query string the gateway forwards. */
 const callsFor = (upstream: HeldUpstream["Service"], tag: string) => upstream.calls.filter((url) => url === `/answer?call=${tag}`).length
 
-/** A gateway whose ledger checkpoints by itself, over a store the test can take down or cut, with a held seller. */
-const Env = Layer.mergeAll(
-  TestLedger.layer.pipe(Layer.provideMerge(layerTestServer({ ledgerCheckpointMs: 20 }, SwitchableStore)), Layer.provideMerge(SwitchableStore)),
-  HeldUpstream.layer,
-  FetchLayer
-)
+/**
+ * A gateway whose ledger checkpoints by itself, over a store the test can take down or cut, with a held seller:
+ * the seller's `host:port` is the gateway's only allow-listed upstream.
+ */
+const Env = Layer.unwrap(
+  Effect.gen(function*() {
+    const upstream = yield* HeldUpstream
+    const server = layerTestServer({ ledgerCheckpointMs: 20, upstreamAllowHosts: [new URL(upstream.url).host] }, SwitchableStore)
+    return Layer.mergeAll(TestLedger.layer.pipe(Layer.provideMerge(server), Layer.provideMerge(SwitchableStore)), FetchLayer)
+  })
+).pipe(Layer.provideMerge(HeldUpstream.layer))
 
 /**
  * An owner with a live 40-MIST service at the held upstream and an agent with
@@ -72,8 +76,10 @@ const setup = Effect.gen(function*() {
   const payChallenge = (tag: string, { terms, nonce }: Effect.Success<typeof challenge>) =>
     Effect.gen(function*() {
       const digest = yield* pay({ agentKey, ...refs(manifest), amount: BigInt(terms.amount), recipient: terms.payTo, nonce })
-      const header = encodePaymentSignatureHeader({ x402Version: 2, accepted: terms, payload: { digest } })
-      return { tag, digest, present: send(`${entry.resourceUrl}?call=${tag}`, { headers: { "payment-signature": header } }) }
+      // Proven by the agent that paid, for this very request: every presentation below is the payer's own.
+      const url = `${entry.resourceUrl}?call=${tag}`
+      const header = yield* credential(url, terms, digest, { signer: agentKey })
+      return { tag, digest, present: send(url, { headers: { "payment-signature": header } }) }
     })
   const paid = (tag: string) => Effect.flatMap(challenge, (asked) => payChallenge(tag, asked))
 
@@ -228,9 +234,8 @@ describe("the store failing during paid calls", () => {
 
         assert.deepStrictEqual(yield* afterRecovery(call.present), { status: 200, body: { answer: 42 } })
         assert.strictEqual(yield* paymentStatus(call.digest), "forwarded")
-        const again = yield* call.present
-        assert.strictEqual(again.status, 402)
-        assert.deepInclude(again.body, { ok: false, code: "PAYMENT_REQUIRED", reason: "challenge_already_used" })
+        // The payer presenting it again gets the kept answer; the seller is not called again.
+        assert.deepStrictEqual(yield* call.present, { status: 200, body: { answer: 42 } })
         assert.strictEqual(callsFor(upstream, call.tag), 1)
       }))
 
@@ -257,7 +262,8 @@ describe("the store failing during paid calls", () => {
         yield* sql`UPDATE payments SET updated_at = updated_at - interval '61 seconds' WHERE digest = ${call.digest}`
         assert.deepStrictEqual(yield* call.present, { status: 200, body: { answer: 42 } })
         assert.strictEqual(yield* paymentStatus(call.digest), "forwarded")
-        assert.strictEqual((yield* call.present).status, 402)
+        // Settled now: presenting it again is the kept answer, not a third forward.
+        assert.deepStrictEqual(yield* call.present, { status: 200, body: { answer: 42 } })
         assert.strictEqual(callsFor(upstream, call.tag), 2)
       }))
 
@@ -291,8 +297,9 @@ describe("the store failing during paid calls", () => {
           assert.deepInclude(retried.body, { status: "active", alreadyFinalized: row.status === "active" })
         }
 
-        // A payment is recorded before its one forward. Not recorded: the retry forwards it. Forwarded: the retry is a used
-        // challenge. Left in flight (the request lost the store between its writes): the retry waits for the stale window.
+        // A payment is recorded before its one forward. Not recorded: the retry forwards it. Forwarded: the retry gets the
+        // kept answer, the seller not called again. Left in flight (the request lost the store between its writes): the
+        // retry waits for the stale window.
         for (const [i, c] of calls.entries()) {
           const status = yield* untilStoreAnswers(paymentStatus(c.digest))
           const before = callsFor(upstream, c.tag)
@@ -304,8 +311,7 @@ describe("the store failing during paid calls", () => {
               break
             case "forwarded":
               assert.strictEqual(before, 1, c.tag)
-              assert.strictEqual(retried.status, 402, c.tag)
-              assert.deepInclude(retried.body, { code: "PAYMENT_REQUIRED", reason: "challenge_already_used" }, c.tag)
+              assert.deepStrictEqual(retried, { status: 200, body: { answer: 42 } }, c.tag)
               break
             case "forwarding":
               assert.notStrictEqual(callAnswers[i]?.status, 200, c.tag)

@@ -169,7 +169,7 @@ describe("fuzzing the paid-call route", () => {
         // One credential paid and used, and one challenge never paid: mutations of both reach the deeper checks.
         const used = yield* challengeOf(entry.resourceUrl)
         const digest = yield* pay({ agentKey, ...refs(manifest), amount: BigInt(used.terms.amount), recipient: used.terms.payTo, nonce: used.nonce })
-        assert.strictEqual((yield* present(entry.resourceUrl, used.terms, digest)).status, 200)
+        assert.strictEqual((yield* present(entry.resourceUrl, used.terms, digest, { signer: agentKey })).status, 200)
         const unpaid = yield* challengeOf(entry.resourceUrl)
         const forwarded = upstream.calls.length
 

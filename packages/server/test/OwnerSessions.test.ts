@@ -83,7 +83,9 @@ describe("owner sessions", () => {
           client.auth.session({ payload: { message: tamperedText, signature: tampered.signature } }),
           "UNAUTHENTICATED"
         )
-        assert.strictEqual(mismatch.reason, "challenge_mismatch")
+        assert.strictEqual(mismatch.reason, "unknown_used_or_expired_challenge")
+        const untouched = yield* Effect.promise(() => owner.signPersonalMessage(new TextEncoder().encode(next.message)))
+        yield* client.auth.session({ payload: { message: next.message, signature: untouched.signature } })
       }))
 
     it.effect("accepts a fresh internal hop once and refuses forged, stale and replayed ones", () =>
@@ -153,17 +155,40 @@ describe("owner sessions", () => {
       }))
   })
 
-  layer(Layer.mergeAll(layerTestServer({ sessionTtlMs: 300, signInPerMinute: 3 }), FetchLayer), { excludeTestServices: true })((it) => {
-    it.effect("brakes sign-in attempts per address", () =>
+  layer(Layer.mergeAll(layerTestServer({ signInChallengesPerMinute: 3 }), FetchLayer), { excludeTestServices: true })((it) => {
+    it.effect("brakes challenges per client, whatever addresses they name", () =>
       Effect.gen(function*() {
         const client = yield* makeApiClient(yield* BaseUrl)
-        const address = SuiAddress.make(new Ed25519Keypair().toSuiAddress())
-        for (let i = 0; i < 3; i++) yield* client.auth.challenge({ payload: { address } })
-        const braked = yield* failsWith(client.auth.challenge({ payload: { address } }), "UNAUTHENTICATED")
+        const fresh = () => SuiAddress.make(new Ed25519Keypair().toSuiAddress())
+        for (let i = 0; i < 3; i++) yield* client.auth.challenge({ payload: { address: fresh() } })
+        const braked = yield* failsWith(client.auth.challenge({ payload: { address: fresh() } }), "UNAUTHENTICATED")
         assert.strictEqual(braked.reason, "sign_in_rate_limited")
-        yield* client.auth.challenge({ payload: { address: SuiAddress.make(new Ed25519Keypair().toSuiAddress()) } })
       }))
+  })
 
+  layer(Layer.mergeAll(layerTestServer({ signInPerMinute: 2 }), FetchLayer), { excludeTestServices: true })((it) => {
+    it.effect("brakes verified sign-ins per address", () =>
+      Effect.gen(function*() {
+        const client = yield* makeApiClient(yield* BaseUrl)
+        const owner = new Ed25519Keypair()
+        const address = SuiAddress.make(owner.toSuiAddress())
+        const signed: Array<{ readonly message: string; readonly signature: string }> = []
+        for (let i = 0; i < 3; i++) {
+          const { message } = yield* client.auth.challenge({ payload: { address } })
+          const { signature } = yield* Effect.promise(() => owner.signPersonalMessage(new TextEncoder().encode(message)))
+          signed.push({ message, signature })
+        }
+        const [first, second, third] = signed
+        if (first === undefined || second === undefined || third === undefined) return assert.fail("three challenges")
+        yield* client.auth.session({ payload: first })
+        yield* client.auth.session({ payload: second })
+        const braked = yield* failsWith(client.auth.session({ payload: third }), "UNAUTHENTICATED")
+        assert.strictEqual(braked.reason, "sign_in_rate_limited")
+        yield* signIn(client, new Ed25519Keypair())
+      }))
+  })
+
+  layer(Layer.mergeAll(layerTestServer({ sessionTtlMs: 300 }), FetchLayer), { excludeTestServices: true })((it) => {
     it.effect("refuses a session after it expires", () =>
       Effect.gen(function*() {
         const baseUrl = yield* BaseUrl

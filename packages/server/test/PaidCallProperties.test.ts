@@ -140,12 +140,12 @@ describe("paid calls under owner changes", () => {
                 return { _tag: "Forwarded", call, digest, credential } satisfies Outcome
               })
 
-            // A used credential presented again must buy nothing more.
+            // A used credential presented again, for another request, must buy nothing more: its proof names the request it paid for.
             const replay = (credential: string, call: string) =>
               Effect.promise(async () => {
                 const response = await fetch(`${entry.resourceUrl}?call=${call}`, { headers: { "payment-signature": credential } })
                 return { status: response.status, reason: field(await response.text(), "reason") }
-              }).pipe(Effect.map((answer) => assert.deepStrictEqual(answer, { status: 402, reason: "challenge_already_used" }, call)))
+              }).pipe(Effect.map((answer) => assert.deepStrictEqual(answer, { status: 402, reason: "payment_proof_invalid" }, call)))
 
             // Changed inside the owner's effect, so held in an object the compiler does not narrow.
             // A revoke leaves the chain's paused flag as it was, so that flag is kept apart.

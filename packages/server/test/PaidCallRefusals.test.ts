@@ -65,7 +65,7 @@ describe("paid-call refusals", () => {
         assert.strictEqual(byHand.body.code, "UNVERIFIED")
         assert.match(String(byHand.body.reason), /^policy: /)
         // The refused payment is on record: presenting it again is refused without another look at the chain.
-        const again = yield* present(entry.resourceUrl, byHand.terms, byHand.digest)
+        const again = yield* present(entry.resourceUrl, byHand.terms, byHand.digest, { signer: agentKey })
         assert.strictEqual(again.status, 402)
         assert.strictEqual(again.body.reason, "payment_refused_policy")
         assert.strictEqual(upstream.calls.length, calls)
@@ -78,11 +78,11 @@ describe("paid-call refusals", () => {
         assert.strictEqual(first.status, 200)
         const calls = upstream.calls.length
         const fresh = yield* challengeOf(entry.resourceUrl)
-        const replayed = yield* present(entry.resourceUrl, fresh.terms, first.digest)
+        const replayed = yield* present(entry.resourceUrl, fresh.terms, first.digest, { signer: agentKey })
         assert.strictEqual(replayed.status, 402)
         assert.strictEqual(replayed.body.reason, "challenge_already_used")
         const secondDigest = yield* pay({ agentKey, ...refs(manifest), amount: 40n, recipient: entry.payTo, nonce: first.nonce })
-        const spentNonce = yield* present(entry.resourceUrl, first.terms, secondDigest)
+        const spentNonce = yield* present(entry.resourceUrl, first.terms, secondDigest, { signer: agentKey })
         assert.strictEqual(spentNonce.status, 402)
         assert.strictEqual(spentNonce.body.reason, "challenge_already_used")
         assert.strictEqual(upstream.calls.length, calls)
@@ -212,7 +212,7 @@ describe("paid-call challenges expire", () => {
         upstream.failing = false
         yield* Effect.sleep("1200 millis")
         const calls = upstream.calls.length
-        const retried = yield* present(entry.resourceUrl, failed.terms, failed.digest)
+        const retried = yield* present(entry.resourceUrl, failed.terms, failed.digest, { signer: agentKey })
         assert.strictEqual(retried.status, 200)
         assert.strictEqual(upstream.calls.length, calls + 1)
       }))

@@ -1,3 +1,4 @@
+import type { Signer } from "@mysten/sui/cryptography"
 import type { Ed25519Keypair } from "@mysten/sui/keypairs/ed25519"
 import { Transaction, TransactionDataBuilder } from "@mysten/sui/transactions"
 import { fromBase64 } from "@mysten/sui/utils"
@@ -6,6 +7,7 @@ import { decodePaymentRequiredHeader, encodePaymentSignatureHeader } from "@x402
 import type { PaymentRequirements } from "@x402/core/types"
 import * as Kinds from "@gateway/chain/build/Kinds"
 import { SUI_COIN_TYPE } from "@gateway/domain/chain/SpendAccountModule"
+import { proofMessage, sha256Hex } from "@gateway/domain/PaymentProof"
 import { memoOf } from "@gateway/domain/verify/PaymentVerifier"
 import { TestLedger } from "./TestLedger.ts"
 
@@ -34,9 +36,9 @@ export const refs = (manifest: { grants: ReadonlyArray<{ grantObjectId: string; 
 const PAY_BUDGET = 50_000_000n
 
 /** Asks for a fresh 402 and returns its x402 terms and nonce. */
-export const challengeOf = (url: string) =>
+export const challengeOf = (url: string, method = "GET") =>
   Effect.gen(function*() {
-    const header = yield* Effect.promise(() => fetch(url).then((r) => r.headers.get("payment-required") ?? ""))
+    const header = yield* Effect.promise(() => fetch(url, { method }).then((r) => r.headers.get("payment-required") ?? ""))
     const terms = decodePaymentRequiredHeader(header).accepts[0]
     if (terms === undefined) return yield* Effect.die("no terms")
     return { terms, nonce: String(terms.extra?.["nonce"]) }
@@ -82,12 +84,32 @@ export const pay = (input: {
     return TransactionDataBuilder.getDigestFromBytes(bytes)
   })
 
-/** Presents a credential for `terms` carrying `digest`; the status and JSON body. */
-export const present = (url: string, terms: PaymentRequirements, digest: string) =>
-  Effect.promise(() =>
-    fetch(url, { headers: { "payment-signature": encodePaymentSignatureHeader({ x402Version: 2, accepted: terms, payload: { digest } }) } })
-      .then(async (r) => ({ status: r.status, body: await r.json() as Record<string, unknown> }))
-  )
+/** What a request presents: its method and body, and who signs its proof of possession (none: no proof). */
+export interface Presenter {
+  readonly signer: Signer | undefined
+  readonly method?: string
+  readonly body?: Uint8Array
+}
+
+/**
+ * The `PAYMENT-SIGNATURE` for `terms` carrying `digest`, with the signer's proof over this request
+ * (the URL as called: the challenge's resource URL and its query string).
+ */
+export const credential = (url: string, terms: PaymentRequirements, digest: string, by: Presenter) =>
+  Effect.promise(async () => {
+    const nonce = String(terms.extra?.["nonce"])
+    const message = proofMessage({ nonce, digest, method: by.method ?? "GET", url, bodySha256: await sha256Hex(by.body ?? new Uint8Array()) })
+    const proof = by.signer === undefined || message === undefined ? {} : { proof: (await by.signer.signPersonalMessage(message)).signature }
+    return encodePaymentSignatureHeader({ x402Version: 2, accepted: terms, payload: { digest, ...proof } })
+  })
+
+/** Presents a credential for `terms` carrying `digest`, proven by `by`; the status and JSON body. */
+export const present = (url: string, terms: PaymentRequirements, digest: string, by: Presenter) =>
+  Effect.flatMap(credential(url, terms, digest, by), (header) =>
+    Effect.promise(() =>
+      fetch(url, { method: by.method ?? "GET", headers: { "payment-signature": header }, ...(by.body === undefined ? {} : { body: by.body }) })
+        .then(async (r) => ({ status: r.status, body: await r.json() as Record<string, unknown> }))
+    ))
 
 /** A fresh challenge, paid (with the overrides) and presented. */
 export const payByHand = (input: {
@@ -113,5 +135,5 @@ export const payByHand = (input: {
       nonce,
       ...(input.coinType === undefined ? {} : { coinType: input.coinType })
     })
-    return { ...(yield* present(input.url, terms, digest)), terms, nonce, digest }
+    return { ...(yield* present(input.url, terms, digest, { signer: input.agentKey })), terms, nonce, digest }
   })

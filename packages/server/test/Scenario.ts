@@ -1,6 +1,6 @@
 import type { Signer } from "@mysten/sui/cryptography"
 import { Ed25519Keypair } from "@mysten/sui/keypairs/ed25519"
-import { Effect, Layer } from "effect"
+import { Effect, Layer, Redacted } from "effect"
 import { FetchLayer, type GatewayClient, signIn, withOwner } from "@gateway/client"
 import type { AppConfigShape } from "../src/Config.ts"
 import { layerTestServer, TestStore } from "./TestServer.ts"
@@ -33,8 +33,11 @@ export const createRequest = (agent: string, key: string, budget = 1000n, perPay
   }
 })
 
-/** A seller signed in, with one live GET service at `price` forwarding to `upstreamUrl`. */
-export const liveService = (client: GatewayClient, input: { readonly price: bigint; readonly upstreamUrl: string; readonly upstreamCredentialEnv?: string }) =>
+/** A seller signed in, with one live service (GET unless told) at `price` forwarding to `upstreamUrl`. */
+export const liveService = (
+  client: GatewayClient,
+  input: { readonly price: bigint; readonly upstreamUrl: string; readonly upstreamCredential?: string; readonly method?: "GET" | "POST" }
+) =>
   Effect.gen(function*() {
     const seller = withOwner((yield* signIn(client, new Ed25519Keypair())).authorization)
     const payTo = SuiAddress.make(new Ed25519Keypair().toSuiAddress())
@@ -42,14 +45,14 @@ export const liveService = (client: GatewayClient, input: { readonly price: bigi
       payload: {
         name: "Answers",
         description: "the answer",
-        method: "GET",
+        method: input.method ?? "GET",
         path: "/answer",
         price: amount(input.price),
         asset: SUI,
         decimals: 9,
         payTo,
         upstreamUrl: input.upstreamUrl,
-        ...(input.upstreamCredentialEnv === undefined ? {} : { upstreamCredentialEnv: input.upstreamCredentialEnv })
+        ...(input.upstreamCredential === undefined ? {} : { upstreamCredential: Redacted.make(input.upstreamCredential) })
       }
     }).pipe(seller)
     return { entry: (yield* client.sellers.activate({ params: { id: service.id } }).pipe(seller)).service, payTo }
@@ -92,10 +95,15 @@ export const grantedAgent = (
     return { agentKey, manifest, signerId: created.delegatedSignerId }
   })
 
-/** A test server whose ledger checkpoints by itself, the test's ledger handle, a recording seller upstream and fetch. */
+/**
+ * A test server whose ledger checkpoints by itself, the test's ledger handle, a recording seller upstream and fetch.
+ * The upstream's `host:port` is the server's only allow-listed upstream, so every other loopback target is refused as in production.
+ */
 export const paidCallEnv = (overrides: Partial<AppConfigShape> = {}, logging?: Layer.Layer<never>) =>
-  Layer.mergeAll(
-    TestLedger.layer.pipe(Layer.provideMerge(layerTestServer({ ledgerCheckpointMs: 20, ...overrides }, TestStore, logging))),
-    Upstream.layer,
-    FetchLayer
-  )
+  Layer.unwrap(
+    Effect.gen(function*() {
+      const upstream = yield* Upstream
+      const server = layerTestServer({ ledgerCheckpointMs: 20, upstreamAllowHosts: [new URL(upstream.url).host], ...overrides }, TestStore, logging)
+      return Layer.mergeAll(TestLedger.layer.pipe(Layer.provideMerge(server)), FetchLayer)
+    })
+  ).pipe(Layer.provideMerge(Upstream.layer))

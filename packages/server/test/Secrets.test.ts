@@ -9,9 +9,7 @@ import { TestLedger } from "./TestLedger.ts"
 import { BaseUrl, INTERNAL_SECRET } from "./TestServer.ts"
 import { Upstream } from "./Upstream.ts"
 
-const UPSTREAM_ENV = "UPSTREAM_SECRETS_TEST_TOKEN"
 const UPSTREAM_SECRET = "upstream-credential-that-must-never-leak"
-process.env[UPSTREAM_ENV] = UPSTREAM_SECRET
 
 /** Every log line the server writes during the test, at every level. */
 const logs: Array<string> = []
@@ -51,7 +49,7 @@ describe("secrets stay secret", () => {
           yield* Effect.promise(() => recorded(`${baseUrl}/v1/delegated-signers`, { headers: { authorization } }))
         }
 
-        const { entry } = yield* liveService(client, { price: 40n, upstreamUrl: upstream.url, upstreamCredentialEnv: UPSTREAM_ENV })
+        const { entry } = yield* liveService(client, { price: 40n, upstreamUrl: upstream.url, upstreamCredential: UPSTREAM_SECRET })
         const agentKey = new Ed25519Keypair()
         yield* ledger.gas(agentKey.toSuiAddress())
         const created = yield* client.delegatedSigners.create(createRequest(agentKey.toSuiAddress(), "secrets")).pipe(asOwner)
@@ -73,7 +71,6 @@ describe("secrets stay secret", () => {
           "session token": token,
           "internal hop secret": INTERNAL_SECRET,
           "seller credential": UPSTREAM_SECRET,
-          "seller credential locator": UPSTREAM_ENV,
           "owner private key": ownerKey.getSecretKey(),
           "agent private key": agentKey.getSecretKey()
         }

@@ -1,6 +1,6 @@
 import { Ed25519Keypair } from "@mysten/sui/keypairs/ed25519"
 import { assert, describe, layer } from "@effect/vitest"
-import { Context, Effect, Layer, References } from "effect"
+import { Context, Effect, Layer, Option, References } from "effect"
 import { HttpServer } from "effect/http"
 import { FetchLayer, makeApiClient, signIn, withOwner } from "@gateway/client"
 import { isApiError } from "@gateway/domain/Errors"
@@ -8,7 +8,7 @@ import { SuiAddress } from "@gateway/domain/SuiAddress"
 import { LedgerJournal } from "@gateway/chain/local/LedgerJournal"
 import { LocalLedger } from "@gateway/chain/local/LocalLedger"
 import { makeAgent } from "@gateway/client/AgentSdk"
-import { AppConfig } from "../src/Config.ts"
+import { AppConfig, type AppConfigShape } from "../src/Config.ts"
 import { layerServer, layerStore } from "../src/Server.ts"
 import { failsWith } from "./Assertions.ts"
 import { amount, createRequest, fundedOwner, grantedAgent, liveService, SUI } from "./Scenario.ts"
@@ -16,31 +16,39 @@ import { TestLedger } from "./TestLedger.ts"
 import { Upstream } from "./Upstream.ts"
 import { BaseUrl, testConfig, TestStore } from "./TestServer.ts"
 
-/** Two gateway replicas on one store and one chain, as two processes behind a load balancer would be. */
+/**
+ * Two gateway replicas on one store and one chain, as two processes behind a load balancer would be:
+ * they share one public URL (replica A's address), so a payment proven for it is proven at either.
+ */
 class ReplicaA extends Context.Service<ReplicaA, string>()("test/ReplicaA") {}
 class ReplicaB extends Context.Service<ReplicaB, string>()("test/ReplicaB") {}
 
-const replica = <I>(tag: Context.Key<I, string>) =>
+const replica = <I>(tag: Context.Key<I, string>, config: AppConfigShape) =>
   Layer.effect(tag, HttpServer.HttpServer.useSync((server) => HttpServer.formatAddress(server.address))).pipe(
-    Layer.provide(Layer.fresh(layerServer))
+    Layer.provide(Layer.fresh(layerServer).pipe(Layer.provide(AppConfig.layer(config))))
   )
 
-/** The test's wallet reaches the chain through replica A's `/sui`. */
-const Replicas = TestLedger.layer.pipe(
-  Layer.provide(Layer.effect(BaseUrl, Effect.gen(function*() {
-    return yield* ReplicaA
-  }))),
-  Layer.provideMerge(Layer.mergeAll(replica(ReplicaA), replica(ReplicaB))),
-  Layer.provideMerge(LocalLedger.layer(AppConfig.ledgerConfig(testConfig))),
-  Layer.provide(LedgerJournal.layerMemory),
-  Layer.provideMerge(layerStore(TestStore)),
-  Layer.provide(AppConfig.layer(testConfig)),
-  Layer.provide(Layer.succeed(References.MinimumLogLevel, "Error")),
-  Layer.orDie
-)
+/** The test's wallet reaches the chain through replica A's `/sui`; the recording upstream is allow-listed beside the test defaults. */
+const Replicas = Layer.unwrap(
+  Effect.gen(function*() {
+    const upstream = yield* Upstream
+    const config = { ...testConfig, upstreamAllowHosts: [...testConfig.upstreamAllowHosts, new URL(upstream.url).host] }
+    const replicaB = Layer.unwrap(ReplicaA.useSync((a) => replica(ReplicaB, { ...config, publicUrl: Option.some(a) })))
+    return TestLedger.layer.pipe(
+      Layer.provide(Layer.effect(BaseUrl, ReplicaA.useSync((a) => a))),
+      Layer.provideMerge(replicaB.pipe(Layer.provideMerge(replica(ReplicaA, config)))),
+      Layer.provideMerge(LocalLedger.layer(AppConfig.ledgerConfig(config))),
+      Layer.provide(LedgerJournal.layerMemory),
+      Layer.provideMerge(layerStore(TestStore)),
+      Layer.provide(AppConfig.layer(config)),
+      Layer.provide(Layer.succeed(References.MinimumLogLevel, "Error")),
+      Layer.orDie
+    )
+  })
+).pipe(Layer.provideMerge(Upstream.layer))
 
 describe("delegated signers under concurrency", () => {
-  layer(Layer.mergeAll(Replicas, Upstream.layer, FetchLayer), { excludeTestServices: true })((it) => {
+  layer(Layer.mergeAll(Replicas, FetchLayer), { excludeTestServices: true })((it) => {
     it.effect("20 concurrent retries of one paid-call credential across two replicas make exactly one forward", () =>
       Effect.gen(function*() {
         const ledger = yield* TestLedger
@@ -57,12 +65,21 @@ describe("delegated signers under concurrency", () => {
         upstream.failing = false
         const before = upstream.calls.length
         const urls = [entry.resourceUrl, entry.resourceUrl.replace(yield* ReplicaA, yield* ReplicaB)]
-        const statuses = yield* Effect.forEach(
-          Array.from({ length: 20 }, (_, i) => urls[i % 2] ?? entry.resourceUrl),
-          (url) => Effect.promise(() => fetch(url, { headers: { "payment-signature": failed.credential ?? "" } }).then((r) => r.status)),
-          { concurrency: "unbounded" }
-        )
-        assert.strictEqual(statuses.filter((s) => s === 200).length, 1, JSON.stringify(statuses))
+        const present = (url: string) =>
+          Effect.promise(() =>
+            fetch(url, { headers: { "payment-signature": failed.credential ?? "" } }).then(async (r) => ({ status: r.status, body: await r.json() }))
+          )
+        const answers = yield* Effect.forEach(Array.from({ length: 20 }, (_, i) => urls[i % 2] ?? entry.resourceUrl), present, { concurrency: "unbounded" })
+        // One retry forwards; the others either met it in flight or got its kept answer, never a second forward.
+        const forwarded = { answer: 42, call: before + 1 }
+        for (const a of answers) {
+          if (a.status === 200) assert.deepStrictEqual(a.body, forwarded)
+          else assert.deepInclude(a, { status: 409, body: { ok: false, code: "CONFLICT", message: "This payment is being used by another request", reason: "payment_in_flight" } })
+        }
+        assert.isAtLeast(answers.filter((a) => a.status === 200).length, 1, JSON.stringify(answers))
+        assert.strictEqual(upstream.calls.length, before + 1)
+        // Settled: at either replica, the same credential is the kept answer, and the seller is not called again.
+        for (const url of urls) assert.deepStrictEqual(yield* present(url), { status: 200, body: forwarded })
         assert.strictEqual(upstream.calls.length, before + 1)
       }))
 

@@ -11,14 +11,19 @@ import * as Database from "../src/storage/Database.ts"
 
 export const INTERNAL_SECRET = "test-internal-hop-secret"
 
-/** The defaults, on an ephemeral port, checkpointing only when a test asks, and with room for many sign-ins. */
+/**
+ * The defaults, on an ephemeral port, checkpointing only when a test asks, and with room for many sign-ins
+ * (every test signs in from 127.0.0.1); `127.0.0.1:9`, the discard port tests register services at, is an allowed upstream.
+ */
 export const testConfig: AppConfigShape = {
   ...defaults,
   port: 0,
   internalHopSecret: Option.some(Redacted.make(INTERNAL_SECRET)),
   sessionTtlMs: 60 * 60 * 1000,
   ledgerCheckpointMs: 0,
-  signInPerMinute: 1000
+  signInPerMinute: 1000,
+  signInChallengesPerMinute: 1000,
+  upstreamAllowHosts: ["127.0.0.1:9"]
 }
 
 /** A new schema of that PostgreSQL for the scope's lifetime, dropped with everything in it afterwards. */

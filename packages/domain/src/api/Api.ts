@@ -20,6 +20,8 @@ export class Api extends HttpApi.make("gateway")
   .add(ServicesApi)
   .add(DiscoveryApi)
   .middleware(RequestErrors)
+  // `/openapi.json` promises additionalProperties: false; the decoder keeps that promise.
+  .annotate(HttpApi.PayloadParseOptions, { onExcessProperty: "error" })
   .annotateMerge(OpenApi.annotations({
     title: "Sui delegated-signer gateway",
     description: "Delegated signers verified on chain, and a catalog of paid services for agents."

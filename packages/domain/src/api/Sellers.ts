@@ -10,7 +10,7 @@ export class SellersApi extends HttpApiGroup.make("sellers")
     HttpApiEndpoint.post("register", "/v1/register", {
       payload: RegisterService,
       success: ManagedService,
-      error: [Invalid, UnsupportedAsset]
+      error: [Invalid, UnsupportedAsset, Conflict]
     }),
     HttpApiEndpoint.get("manage", "/v1/services/:id/manage", {
       params: { id: ServiceId },
@@ -21,7 +21,7 @@ export class SellersApi extends HttpApiGroup.make("sellers")
       params: { id: ServiceId },
       payload: RegisterService,
       success: ManagedService,
-      error: [NotFound, UnsupportedAsset]
+      error: [NotFound, Invalid, UnsupportedAsset]
     }),
     HttpApiEndpoint.post("activate", "/v1/services/:id/activate", {
       params: { id: ServiceId },

@@ -52,12 +52,16 @@ const withBody = (path: string) => (response: HttpServerResponse.HttpServerRespo
 /**
  * Every failure leaves as `{ ok: false, code, message, reason }`: unknown
  * routes, unparsable requests, and defects (logged here, answered with a
- * generic body that leaks no stack).
+ * generic body that leaks no stack). A request interrupted because its
+ * caller disconnected is not a defect and is not logged as one.
  */
 export const ErrorBodies = HttpRouter.middleware(
   (httpEffect): Effect.Effect<HttpServerResponse.HttpServerResponse, Types.unhandled, HttpServerRequest.HttpServerRequest> =>
     httpEffect.pipe(
       Effect.catchCause((cause) => {
+        // A caller that hung up is no failure of ours: the interruption goes on
+        // to the access log, which records it at Info (status 499).
+        if (Cause.hasInterruptsOnly(cause)) return Effect.failCause(cause)
         const failure = Cause.squash(cause)
         if (failure instanceof HttpServerError.HttpServerError) {
           const reason = failure.reason

@@ -1,14 +1,18 @@
-import type { AddressInfo } from "node:net"
+import { connect, type AddressInfo } from "node:net"
 import { assert, describe, it } from "@effect/vitest"
 import { Effect } from "effect"
+import { defaults } from "../Config.ts"
 import { ServiceReadCache } from "../services/ServiceReadCache.ts"
-import { createGatewayServer } from "./GatewayNodeServer.ts"
+import { createGatewayServer, type ServerTimeouts } from "./GatewayNodeServer.ts"
 
-const withServer = async (run: (origin: string, server: ReturnType<typeof createGatewayServer>, reads: ServiceReadCache["Service"]) => Promise<void>) => {
+const withServer = async (
+  run: (origin: string, server: ReturnType<typeof createGatewayServer>, reads: ServiceReadCache["Service"]) => Promise<void>,
+  timeouts: ServerTimeouts = defaults
+) => {
   const reads = Effect.runSync(Effect.provide(Effect.gen(function*() {
     return yield* ServiceReadCache
   }), ServiceReadCache.layer))
-  const server = createGatewayServer(reads)
+  const server = createGatewayServer(reads, timeouts)
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
   try {
     await run(`http://127.0.0.1:${(server.address() as AddressInfo).port}`, server, reads)
@@ -50,4 +54,30 @@ describe("the gateway's node:http server", () => {
       reads.invalidate("svc_1")
       assert.strictEqual(await (await fetch(`${origin}/v1/services/svc_1`)).text(), "app")
     }))
+
+  it("cuts a body that trickles in at the request timeout with the error body", () =>
+    withServer(async (origin, server) => {
+      server.on("request", (request: NodeJS.ReadableStream) => request.resume())
+      const { hostname, port } = new URL(origin)
+      const started = Date.now()
+      const answer = await new Promise<string>((resolve) => {
+        const socket = connect(Number(port), hostname)
+        let text = ""
+        const drip = setInterval(() => socket.writable && socket.write(" "), 50)
+        socket.on("connect", () => socket.write("POST /v1/auth/challenge HTTP/1.1\r\nHost: x\r\nContent-Length: 100000\r\n\r\n{"))
+        socket.on("data", (chunk) => {
+          text += chunk.toString("utf8")
+        })
+        socket.on("error", () => undefined)
+        socket.on("close", () => {
+          clearInterval(drip)
+          resolve(text)
+        })
+      })
+      const elapsed = Date.now() - started
+      assert.isAtLeast(elapsed, 400)
+      assert.isBelow(elapsed, 2_000)
+      assert.match(answer, /^HTTP\/1\.1 400 /)
+      assert.include(answer, `"reason":"request_timeout"`)
+    }, { requestTimeoutMs: 500, headersTimeoutMs: 300, keepAliveTimeoutMs: 300 }))
 })

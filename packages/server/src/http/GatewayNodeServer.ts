@@ -1,21 +1,42 @@
 import { IncomingMessage, Server, ServerResponse } from "node:http"
+import { Socket } from "node:net"
 import type { Duplex } from "node:stream"
+import type { AppConfigShape } from "../Config.ts"
 import { CATALOG_CACHE_CONTROL, holdsCurrent, hotReadKey, type ServiceReadCache } from "../services/ServiceReadCache.ts"
 
 const body = (code: "INVALID" | "UNAVAILABLE", message: string, reason: string) => JSON.stringify({ ok: false, code, message, reason })
 
+/** Why Node gave up on a connection before any handler could answer it. */
+const reasonOf = (error: NodeJS.ErrnoException) => {
+  switch (error.code) {
+    case "HPE_HEADER_OVERFLOW":
+      return "headers_too_large"
+    case "ERR_HTTP_REQUEST_TIMEOUT":
+      return "request_timeout"
+    default:
+      return "malformed_http_request"
+  }
+}
+
 /**
  * Requests Node refuses before any handler sees them (malformed HTTP, headers
- * over its 16 KiB limit) would get Node's bare 400 or 431; they get the
- * spec's INVALID body instead.
+ * over its 16 KiB limit, a request not whole within the request timeout)
+ * would get Node's bare 400, 431 or 408; they get the spec's INVALID body
+ * instead, unless an answer has already begun on that connection.
  */
 const refuseMalformed = (error: NodeJS.ErrnoException, socket: Duplex) => {
-  if (!socket.writable) return socket.destroy()
-  const text = body("INVALID", "The request is invalid", error.code === "HPE_HEADER_OVERFLOW" ? "headers_too_large" : "malformed_http_request")
+  if (!socket.writable || (socket instanceof Socket && socket.bytesWritten > 0)) return socket.destroy()
+  const text = body("INVALID", "The request is invalid", reasonOf(error))
   socket.end(
     `HTTP/1.1 400 Bad Request\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(text)}\r\nConnection: close\r\n\r\n${text}`
   )
 }
+
+/** The settings that bound how long a connection may take (README "Configuration"). */
+export type ServerTimeouts = Pick<AppConfigShape, "requestTimeoutMs" | "headersTimeoutMs" | "keepAliveTimeoutMs">
+
+/** How often Node looks for requests past their time; its 30 s default would let a 30 s bound stretch to a minute. */
+const TIMEOUT_CHECK_MS = 1_000
 
 /**
  * The server listens before the app's handler is attached; a request in that
@@ -53,11 +74,22 @@ const answerHotRead = (reads: ServiceReadCache["Service"], request: IncomingMess
   return true
 }
 
-/** `node:http`'s server, answering what no handler can with the error body, and fresh hot reads itself. */
+/**
+ * `node:http`'s server, answering what no handler can with the error body,
+ * and fresh hot reads itself. Its timeouts are set, not left to Node's
+ * defaults (a body could trickle in for 300 s): the whole request, body
+ * included, within `requestTimeoutMs`; its headers within `headersTimeoutMs`;
+ * an idle keep-alive connection closed after `keepAliveTimeoutMs`.
+ */
 class GatewayServer extends Server {
   readonly reads: ServiceReadCache["Service"]
-  constructor(reads: ServiceReadCache["Service"]) {
-    super()
+  constructor(reads: ServiceReadCache["Service"], timeouts: ServerTimeouts) {
+    super({
+      requestTimeout: timeouts.requestTimeoutMs,
+      headersTimeout: timeouts.headersTimeoutMs,
+      keepAliveTimeout: timeouts.keepAliveTimeoutMs,
+      connectionsCheckingInterval: Math.min(TIMEOUT_CHECK_MS, timeouts.headersTimeoutMs)
+    })
     this.reads = reads
     this.on("clientError", refuseMalformed)
     this.on("request", answerWhileStarting(this))
@@ -70,4 +102,5 @@ class GatewayServer extends Server {
   }
 }
 
-export const createGatewayServer = (reads: ServiceReadCache["Service"]): Server => new GatewayServer(reads)
+export const createGatewayServer = (reads: ServiceReadCache["Service"], timeouts: ServerTimeouts): Server =>
+  new GatewayServer(reads, timeouts)

@@ -16,13 +16,13 @@ import { SpendAccountsHandlers } from "./SpendAccountsHandlers.ts"
 import { RequestErrorsLive } from "./RequestErrorsLive.ts"
 import { SystemHandlers } from "./SystemHandlers.ts"
 
-/** Groups behind an owner session get the auth middleware provided to them, not beside them. */
-const OwnerGroups = Layer.mergeAll(DelegatedSignersHandlers, PoliciesHandlers, SpendAccountsHandlers, SellersHandlers).pipe(
+/** Groups behind an owner session (and auth, for sign-out) get the auth middleware provided to them, not beside them. */
+const OwnerGroups = Layer.mergeAll(AuthHandlers, DelegatedSignersHandlers, PoliciesHandlers, SpendAccountsHandlers, SellersHandlers).pipe(
   Layer.provide(OwnerAuthLive)
 )
 
 const ApiRoutes = HttpApiBuilder.layer(Api, { openapiPath: "/openapi.json" }).pipe(
-  Layer.provide([SystemHandlers, AuthHandlers, OwnerGroups, ServicesHandlers, DiscoveryHandlers]),
+  Layer.provide([SystemHandlers, OwnerGroups, ServicesHandlers, DiscoveryHandlers]),
   Layer.provide(RequestErrorsLive)
 )
 

@@ -10,7 +10,7 @@ export const OwnerAuthLive = Layer.effect(
     return OwnerAuth.of({
       authorization: (httpEffect, { credential }) =>
         sessions.authenticate(Redacted.value(credential)).pipe(
-          Effect.flatMap((address) => Effect.provideService(httpEffect, CurrentOwner, { address }))
+          Effect.flatMap((caller) => Effect.provideService(httpEffect, CurrentOwner, caller))
         )
     })
   })

@@ -1,4 +1,4 @@
-import { Effect } from "effect"
+import { Effect, Option } from "effect"
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { Internal, Invalid, isApiError } from "@gateway/domain/Errors"
 import { PaidCalls } from "../services/PaidCalls.ts"
@@ -29,14 +29,24 @@ export const PaidCallRoute = HttpRouter.add(
         method: request.method,
         search: url.search,
         headers: request.headers,
-        body: bytes
+        body: bytes,
+        clientAddress: Option.getOrUndefined(request.remoteAddress)
       })
     ).pipe(
-      Effect.map((r) =>
-        r._tag === "PaymentRequired"
-          ? HttpServerResponse.jsonUnsafe(r.body, { status: 402, headers: r.headers })
-          : HttpServerResponse.uint8Array(r.body, { status: r.status, headers: r.headers })
-      ),
+      Effect.map((r) => {
+        switch (r._tag) {
+          case "PaymentRequired":
+            return HttpServerResponse.jsonUnsafe(r.body, { status: 402, headers: r.headers })
+          case "Forwarded":
+            return HttpServerResponse.uint8Array(r.body, { status: r.status, headers: r.headers })
+          case "MethodNotAllowed":
+            // INVALID's body, under 405 and `Allow`: the status says what HTTP clients and caches expect.
+            return errorResponse(new Invalid({ message: `This service is called with ${r.allow.join(" or ")}`, reason: "method_not_allowed" })).pipe(
+              HttpServerResponse.setStatus(405),
+              HttpServerResponse.setHeader("allow", r.allow.join(", "))
+            )
+        }
+      }),
       Effect.catch((error) =>
         Effect.succeed(errorResponse(isApiError(error) ? error : new Internal({ message: "An unexpected error occurred", reason: "internal_error" })))
       )

@@ -5,57 +5,86 @@ import { Invalid } from "@gateway/domain/Errors"
 import { RequestErrors } from "@gateway/domain/api/RequestErrors"
 import { exceedsJsonDepth, MAX_JSON_DEPTH } from "./JsonDepth.ts"
 import { jsonHoldsNul, nulInvalid } from "./NulText.ts"
+import { privateKeyPath } from "./PrivateKeys.ts"
 
 const formatter = SchemaIssue.makeFormatterStandardSchemaV1()
 
 const location = { Params: "path", Headers: "headers", Query: "query", Body: "body", Payload: "body", ResponseHeaders: "response" }
 
+/** Where a schema issue is and what it says; never the offending value. */
+const describe = (kind: keyof typeof location, issue: SchemaIssue.Issue) => {
+  const [first] = formatter(issue).issues
+  const path = (first?.path ?? []).map((key) => (typeof key === "object" ? String(key.key) : String(key)))
+  return `${[location[kind], ...path].join(".")}: ${first?.message ?? "invalid value"}`
+}
+
 /**
  * A request that fails to decode is INVALID, with where it failed in `reason`
  * (e.g. `body.assetScopes.0.asset: Expected ...`), instead of effect's empty 400.
  */
-const toInvalid = (error: HttpApiError.HttpApiSchemaError) => {
-  const [first] = formatter(error.cause.issue).issues
-  const path = (first?.path ?? []).map((key) => (typeof key === "object" ? String(key.key) : String(key)))
-  const where = [location[error.kind], ...path].join(".")
-  return Effect.fail(
-    new Invalid({ message: "The request is invalid", reason: `${where}: ${first?.message ?? "invalid value"}` })
-  )
+const toInvalid = (error: HttpApiError.HttpApiSchemaError) =>
+  Effect.fail(new Invalid({ message: "The request is invalid", reason: describe(error.kind, error.cause.issue) }))
+
+const invalid = (reason: string) => new Invalid({ message: "The request is invalid", reason })
+
+const tooDeep = invalid(`body: nested deeper than ${MAX_JSON_DEPTH} levels`)
+
+const mediaTypeOf = (request: HttpServerRequest.HttpServerRequest) =>
+  (request.headers["content-type"] ?? "application/json").split(";")[0]?.trim().toLowerCase() ?? ""
+
+/** The JSON payload schemas effect will decode this request's body with; none when it parses no JSON (like effect, a missing content type counts as JSON). */
+const jsonSchemas = (endpoint: HttpApiEndpoint.Top, request: HttpServerRequest.HttpServerRequest) => {
+  if (!HttpMethod.hasBody(request.method)) return undefined
+  const payload = endpoint.payload.get(mediaTypeOf(request))
+  return payload?.encoding._tag === "Json" ? payload.schemas : undefined
 }
 
-const tooDeep = new Invalid({ message: "The request is invalid", reason: `body: nested deeper than ${MAX_JSON_DEPTH} levels` })
-
-/** Whether effect will parse this request's body as JSON for this endpoint; like effect, a missing content type counts as JSON. */
-const parsesJson = (endpoint: HttpApiEndpoint.Top, request: HttpServerRequest.HttpServerRequest) => {
-  if (!HttpMethod.hasBody(request.method)) return false
-  const mediaType = (request.headers["content-type"] ?? "application/json").split(";")[0]?.trim().toLowerCase() ?? ""
-  return endpoint.payload.get(mediaType)?.encoding._tag === "Json"
+const parseJson = (text: string): Option.Option<unknown> => {
+  try {
+    return Option.some(JSON.parse(text))
+  } catch {
+    return Option.none()
+  }
 }
+
+/** A JSON body's check that precedes any decoding: key-shaped values. Malformed JSON is the decoder's to refuse, as before. */
+const checkJson = (text: string) =>
+  Option.match(parseJson(text), {
+    onNone: () => Effect.void,
+    onSome: (parsed) => {
+      const keyAt = privateKeyPath(parsed, "body")
+      return keyAt === undefined ? Effect.void : Effect.fail(invalid(`${keyAt}: looks like a private key; keys never leave the wallet`))
+    }
+  })
 
 /**
- * A JSON body nested deeper than MAX_JSON_DEPTH is INVALID before effect
- * parses it or any schema decodes it (both recurse once per level). The body
- * is read once and cached, so the decoder reads the same bytes; a body that
- * cannot be read is left to the decoder, which refuses it as before.
+ * Every JSON body, before effect parses it or any schema decodes it: nested
+ * deeper than MAX_JSON_DEPTH (both recurse once per level), holding NUL,
+ * holding something shaped like a private key (refused by path, never
+ * echoed, before anything can store or log it) is INVALID; a field the
+ * endpoint does not declare is refused by the decoder (`Api`'s parse options). The body is read once and cached,
+ * so the decoder reads the same bytes; a body that cannot be read is left to
+ * the decoder, which refuses it as before.
  */
-const depthCap = (endpoint: HttpApiEndpoint.Top) =>
-  HttpServerRequest.HttpServerRequest.use((request) =>
-    parsesJson(endpoint, request)
-      ? Effect.flatMap(
-        Effect.option(request.text),
-        (text) =>
-          Option.isNone(text)
-            ? Effect.void
-            : exceedsJsonDepth(text.value, MAX_JSON_DEPTH)
-            ? Effect.fail(tooDeep)
-            : jsonHoldsNul(text.value)
-            ? Effect.fail(nulInvalid("body"))
-            : Effect.void
-      )
-      : Effect.void)
+const bodyChecks = (endpoint: HttpApiEndpoint.Top) =>
+  HttpServerRequest.HttpServerRequest.use((request) => {
+    const schemas = jsonSchemas(endpoint, request)
+    if (schemas === undefined) return Effect.void
+    return Effect.flatMap(
+      Effect.option(request.text),
+      (text) =>
+        Option.isNone(text) || text.value === ""
+          ? Effect.void
+          : exceedsJsonDepth(text.value, MAX_JSON_DEPTH)
+          ? Effect.fail(tooDeep)
+          : jsonHoldsNul(text.value)
+          ? Effect.fail(nulInvalid("body"))
+          : checkJson(text.value)
+    )
+  })
 
-/** API-wide: the depth cap and NUL check first, then decoding failures rendered as INVALID. */
+/** API-wide: the body checks first, then decoding failures rendered as INVALID. */
 export const RequestErrorsLive = Layer.succeed(RequestErrors, (httpEffect, { endpoint }) =>
-  Effect.andThen(depthCap(endpoint), httpEffect).pipe(
+  Effect.andThen(bodyChecks(endpoint), httpEffect).pipe(
     Effect.catch((error) => (HttpApiError.HttpApiSchemaError.is(error) ? toInvalid(error) : Effect.fail(error)))
   ))

@@ -5,8 +5,8 @@ import type { Unavailable } from "@gateway/domain/Errors"
 import type { SuiAddress } from "@gateway/domain/SuiAddress"
 import { storeUnavailable } from "../storage/StoreErrors.ts"
 
-/** The terms of one immutable revision, as the seller registered them (credential locator aside). */
-export const Terms = RegisterService.mapFields(({ upstreamUrl: _u, upstreamCredentialEnv: _c, ...terms }) => terms)
+/** The terms of one immutable revision, as the seller registered them (upstream and its credential aside). */
+export const Terms = RegisterService.mapFields(({ upstreamUrl: _u, upstreamCredential: _c, ...terms }) => terms)
 export type Terms = typeof Terms.Type
 
 const TermsJson = Schema.fromJsonString(Terms)
@@ -25,7 +25,8 @@ export interface Revision {
   readonly revision: number
   readonly terms: Terms
   readonly upstreamUrl: string
-  readonly upstreamCredentialEnv: string | null
+  /** The seller's upstream secret as SellerCredentials sealed it; never the secret itself. */
+  readonly sealedCredential: string | null
 }
 
 export interface ServiceWithRevisions {
@@ -50,7 +51,7 @@ const RevisionRow = Schema.Struct({
   revision: Schema.Number,
   terms: Schema.String,
   upstream_url: Schema.String,
-  upstream_credential_env: Schema.NullOr(Schema.String)
+  upstream_credential: Schema.NullOr(Schema.String)
 })
 
 const iso = (v: unknown) => new Date(v instanceof Date ? v : String(v)).toISOString()
@@ -69,7 +70,7 @@ const toRevision = (row: typeof RevisionRow.Type): Revision => ({
   revision: row.revision,
   terms: Schema.decodeSync(TermsJson)(row.terms),
   upstreamUrl: row.upstream_url,
-  upstreamCredentialEnv: row.upstream_credential_env
+  sealedCredential: row.upstream_credential
 })
 
 /** What the public list matches `q` against: id, name and description, lowercased. */
@@ -78,13 +79,23 @@ const searchText = (id: string, terms: Terms) => `${id} ${terms.name} ${terms.de
 /** `%`, `_` and `\` in a search are literal characters, not patterns. */
 const likePattern = (q: string) => `%${q.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`
 
+/** Any fixed key: the advisory-lock namespace of per-seller catalog bounds. */
+const SELLER_BOUNDS_LOCK = 7_412_013
+
+/** Why an activation changed nothing, or the revision it made live. */
+export type Activation =
+  | { readonly _tag: "Activated"; readonly revision: number }
+  | { readonly _tag: "NothingToActivate" }
+  | { readonly _tag: "LiveLimitReached" }
+
 /** SQL for services and their immutable revisions. */
 export class CatalogRepo extends Context.Service<CatalogRepo, {
-  insertDraft(input: { id: string; owner: SuiAddress; revision: Revision; now: Date }): Effect.Effect<void, Unavailable>
+  /** Inserts a new draft service unless its owner already holds `maxDrafts` drafts; whether it did. */
+  insertDraft(input: { id: string; owner: SuiAddress; revision: Revision; now: Date; maxDrafts: number }): Effect.Effect<boolean, Unavailable>
   /** Adds the next revision as the draft of the owner's service; none when the service is not theirs. */
   addRevision(input: { id: string; owner: SuiAddress; revision: Omit<Revision, "revision">; now: Date }): Effect.Effect<Option.Option<number>, Unavailable>
-  /** Makes the draft live; none when there is no draft to activate for this owner. */
-  activate(input: { id: string; owner: SuiAddress; now: Date }): Effect.Effect<Option.Option<number>, Unavailable>
+  /** Makes the draft live; a service's first activation only while its owner has fewer than `maxLive` live services. */
+  activate(input: { id: string; owner: SuiAddress; now: Date; maxLive: number }): Effect.Effect<Activation, Unavailable>
   find(id: string): Effect.Effect<Option.Option<ServiceWithRevisions>, Unavailable>
   /** A revision that has been activated (and so never changes again); none for a draft or an unknown one. */
   findActivated(id: string, revision: number): Effect.Effect<Option.Option<Revision>, Unavailable>
@@ -103,18 +114,18 @@ export class CatalogRepo extends Context.Service<CatalogRepo, {
 
       // A draft is rewritten by each edit until it is activated; from then on the revision never changes.
       const putDraftRevision = (id: string, revision: Revision, now: Date) =>
-        sql`INSERT INTO service_revisions (service_id, revision, terms, upstream_url, upstream_credential_env, created_at)
+        sql`INSERT INTO service_revisions (service_id, revision, terms, upstream_url, upstream_credential, created_at)
             VALUES (${id}, ${revision.revision}, ${Schema.encodeSync(TermsJson)(revision.terms)}, ${revision.upstreamUrl},
-              ${revision.upstreamCredentialEnv}, ${now.toISOString()})
+              ${revision.sealedCredential}, ${now.toISOString()})
             ON CONFLICT (service_id, revision) DO UPDATE SET terms = EXCLUDED.terms, upstream_url = EXCLUDED.upstream_url,
-              upstream_credential_env = EXCLUDED.upstream_credential_env, created_at = EXCLUDED.created_at`
+              upstream_credential = EXCLUDED.upstream_credential, created_at = EXCLUDED.created_at`
 
       const withRevisions = (rows: ReadonlyArray<unknown>) =>
         Effect.gen(function*() {
           const services = rows.map((r) => toService(decodeRow(r)))
           if (services.length === 0) return []
           const revisions = yield* sql<{ service_id: string }>`SELECT r.service_id, r.revision, r.terms, r.upstream_url,
-                r.upstream_credential_env
+                r.upstream_credential
               FROM service_revisions r JOIN services s ON s.id = r.service_id
               WHERE s.id IN ${sql.in(services.map((s) => s.id))}
                 AND (r.revision = s.active_revision OR r.revision = s.draft_revision)`
@@ -129,13 +140,38 @@ export class CatalogRepo extends Context.Service<CatalogRepo, {
           }))
         })
 
+      /**
+       * Counts the owner's drafts and live services while holding a per-owner
+       * lock to the end of the transaction, so two requests of one seller
+       * cannot both pass a bound that only one of them fits under (a plain
+       * read-then-write would let concurrent activations overshoot it).
+       */
+      const lockedCounts = (owner: SuiAddress) =>
+        Effect.gen(function*() {
+          yield* sql`SELECT pg_advisory_xact_lock(${SELLER_BOUNDS_LOCK}::int, hashtext(${owner}))`
+          const [counted] = yield* sql<{ drafts: unknown; live: unknown }>`SELECT
+              count(*) FILTER (WHERE status = 'draft') AS drafts, count(*) FILTER (WHERE status = 'live') AS live
+              FROM services WHERE owner_address = ${owner}`
+          return { drafts: Number(counted?.drafts ?? 0), live: Number(counted?.live ?? 0) }
+        })
+
+      /** The text `q` matches a live service by, from the revision just made live. */
+      const searchable = (id: string, active: number) =>
+        Effect.gen(function*() {
+          const revs = yield* sql<{ terms: string }>`SELECT terms FROM service_revisions WHERE service_id = ${id} AND revision = ${active}`
+          const terms = revs[0] === undefined ? undefined : Schema.decodeSync(TermsJson)(revs[0].terms)
+          if (terms !== undefined) yield* sql`UPDATE services SET search = ${searchText(id, terms)} WHERE id = ${id}`
+        })
+
       return CatalogRepo.of({
-        insertDraft: ({ id, owner, revision, now }) =>
+        insertDraft: ({ id, owner, revision, now, maxDrafts }) =>
           sql.withTransaction(
             Effect.gen(function*() {
+              if ((yield* lockedCounts(owner)).drafts >= maxDrafts) return false
               yield* sql`INSERT INTO services (id, owner_address, status, draft_revision, created_at, updated_at)
                   VALUES (${id}, ${owner}, 'draft', ${revision.revision}, ${now.toISOString()}, ${now.toISOString()})`
               yield* putDraftRevision(id, revision, now)
+              return true
             })
           ).pipe(storeUnavailable),
 
@@ -154,28 +190,31 @@ export class CatalogRepo extends Context.Service<CatalogRepo, {
             })
           ).pipe(storeUnavailable),
 
-        activate: ({ id, owner, now }) =>
-          sql<{ active_revision: number }>`UPDATE services
-              SET active_revision = draft_revision, draft_revision = NULL, status = 'live',
-                  live_seq = COALESCE(live_seq, nextval('services_live_seq')), updated_at = ${now.toISOString()},
-                  search = ''
-              WHERE id = ${id} AND owner_address = ${owner} AND draft_revision IS NOT NULL
-              RETURNING active_revision`.pipe(
-            Effect.flatMap((rows) => {
+        activate: ({ id, owner, now, maxLive }) =>
+          sql.withTransaction(
+            Effect.gen(function*() {
+              const { live } = yield* lockedCounts(owner)
+              // A live service's edit going live adds no service, so only a first activation meets the bound.
+              const withinBound = live < maxLive ? sql`TRUE` : sql`status = 'live'`
+              const rows = yield* sql<{ active_revision: number }>`UPDATE services
+                  SET active_revision = draft_revision, draft_revision = NULL, status = 'live',
+                      live_seq = COALESCE(live_seq, nextval('services_live_seq')), updated_at = ${now.toISOString()},
+                      search = ''
+                  WHERE id = ${id} AND owner_address = ${owner} AND draft_revision IS NOT NULL
+                    AND ${withinBound}
+                  RETURNING active_revision`
               const active = rows[0]?.active_revision
-              if (active === undefined) return Effect.succeed(Option.none<number>())
-              return sql<{ terms: string }>`SELECT terms FROM service_revisions WHERE service_id = ${id} AND revision = ${active}`.pipe(
-                Effect.flatMap((revs) => {
-                  const terms = revs[0] === undefined ? undefined : Schema.decodeSync(TermsJson)(revs[0].terms)
-                  return terms === undefined
-                    ? Effect.succeed(Option.some(active))
-                    : Effect.as(sql`UPDATE services SET search = ${searchText(id, terms)} WHERE id = ${id}`, Option.some(active))
-                })
-              )
-            }),
-            sql.withTransaction,
-            storeUnavailable
-          ),
+              if (active !== undefined) {
+                yield* searchable(id, active)
+                return { _tag: "Activated", revision: active } satisfies Activation
+              }
+              const [pending] = yield* sql<{ n: unknown }>`SELECT count(*) AS n FROM services
+                  WHERE id = ${id} AND owner_address = ${owner} AND draft_revision IS NOT NULL`
+              return Number(pending?.n ?? 0) > 0
+                ? { _tag: "LiveLimitReached" } satisfies Activation
+                : { _tag: "NothingToActivate" } satisfies Activation
+            })
+          ).pipe(storeUnavailable),
 
         find: (id) =>
           sql`SELECT id, owner_address, status, active_revision, draft_revision, created_at, updated_at
@@ -186,7 +225,7 @@ export class CatalogRepo extends Context.Service<CatalogRepo, {
           ),
 
         findActivated: (id, revision) =>
-          sql`SELECT r.revision, r.terms, r.upstream_url, r.upstream_credential_env
+          sql`SELECT r.revision, r.terms, r.upstream_url, r.upstream_credential
               FROM service_revisions r JOIN services s ON s.id = r.service_id
               WHERE r.service_id = ${id} AND r.revision = ${revision} AND r.revision <= s.active_revision`.pipe(
             Effect.map((rows) => Option.map(Option.fromNullishOr(rows[0]), (r) => toRevision(decodeRevision(r)))),

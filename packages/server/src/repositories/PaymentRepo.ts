@@ -6,6 +6,14 @@ import { storeUnavailable } from "../storage/StoreErrors.ts"
 /** `refused`: the chain moved the money but the gateway refused the call (late, foreign grant, asset, policy). */
 export type PaymentStatus = "forwarding" | "forwarded" | "upstream_failed" | "refused"
 
+/** The seller's answer to a forwarded payment, as kept for the payer's retries. */
+export interface PaidAnswer {
+  readonly status: number
+  readonly contentType: string | null
+  readonly body: Uint8Array
+  readonly answeredAt: Date
+}
+
 export interface Payment {
   readonly digest: string
   readonly nonce: string
@@ -13,7 +21,39 @@ export interface Payment {
   readonly amount: string
   readonly status: PaymentStatus
   readonly refusal: string | null
+  /** Present once the payment is `forwarded`. */
+  readonly answer: Option.Option<PaidAnswer>
 }
+
+interface PaymentRow {
+  readonly digest: string
+  readonly nonce: string
+  readonly payer: string
+  readonly amount: string
+  readonly status: PaymentStatus
+  readonly refusal: string | null
+  readonly upstream_status: number | null
+  readonly answer_content_type: string | null
+  readonly answer_body: Uint8Array | null
+  readonly answered_at: Date | string | null
+}
+
+const paymentOf = (r: PaymentRow): Payment => ({
+  digest: r.digest,
+  nonce: r.nonce,
+  payer: r.payer,
+  amount: r.amount,
+  status: r.status,
+  refusal: r.refusal,
+  answer: r.upstream_status === null || r.answer_body === null || r.answered_at === null
+    ? Option.none()
+    : Option.some({
+      status: r.upstream_status,
+      contentType: r.answer_content_type,
+      body: new Uint8Array(r.answer_body),
+      answeredAt: new Date(r.answered_at)
+    })
+})
 
 /** The grant a verified payment came from, with its signer's policy snapshot. */
 export interface PayingGrant {
@@ -48,7 +88,15 @@ export class PaymentRepo extends Context.Service<PaymentRepo, {
    * longer than `staleMs` by a request that died. False when another request has it.
    */
   reclaim(digest: string, staleMs: number): Effect.Effect<boolean, Unavailable>
-  settle(digest: string, status: PaymentStatus, upstreamStatus: number | null): Effect.Effect<void, Unavailable>
+  /** Ends a forward that failed (`upstream_failed`, with the seller's status if it answered). */
+  settleFailed(digest: string, upstreamStatus: number | null): Effect.Effect<void, Unavailable>
+  /** Ends a forward the seller answered, keeping the answer for the payer's retries. */
+  settleForwarded(digest: string, answer: Omit<PaidAnswer, "answeredAt">, now: Date): Effect.Effect<void, Unavailable>
+  /**
+   * Drops the kept answers (body, status, content type) of payments answered before `cutoff`, keeping
+   * the payments themselves; how many were dropped.
+   */
+  forgetAnswersBefore(cutoff: Date): Effect.Effect<number, Unavailable>
   findPayingGrant(grantObjectId: string): Effect.Effect<Option.Option<PayingGrant>, Unavailable>
 }>()("@gateway/server/PaymentRepo") {
   static readonly layer = Layer.effect(
@@ -57,9 +105,10 @@ export class PaymentRepo extends Context.Service<PaymentRepo, {
       const sql = yield* SqlClient.SqlClient
       return PaymentRepo.of({
         findPayment: (nonce, digest) =>
-          sql<Payment>`SELECT digest, nonce, payer, amount, status, refusal FROM payments
+          sql<PaymentRow>`SELECT digest, nonce, payer, amount, status, refusal, upstream_status, answer_content_type, answer_body,
+                answered_at FROM payments
               WHERE nonce = ${nonce} OR digest = ${digest} LIMIT 1`.pipe(
-            Effect.map((rows) => Option.fromNullishOr(rows[0])),
+            Effect.map((rows) => Option.map(Option.fromNullishOr(rows[0]), paymentOf)),
             storeUnavailable
           ),
         claim: (p) =>
@@ -80,9 +129,18 @@ export class PaymentRepo extends Context.Service<PaymentRepo, {
             Effect.map((rows) => rows.length === 1),
             storeUnavailable
           ),
-        settle: (digest, status, upstreamStatus) =>
-          sql`UPDATE payments SET status = ${status}, upstream_status = ${upstreamStatus}, updated_at = now()
+        settleFailed: (digest, upstreamStatus) =>
+          sql`UPDATE payments SET status = 'upstream_failed', upstream_status = ${upstreamStatus}, updated_at = now()
               WHERE digest = ${digest}`.pipe(Effect.asVoid, storeUnavailable),
+        settleForwarded: (digest, answer, now) =>
+          sql`UPDATE payments SET status = 'forwarded', upstream_status = ${answer.status},
+                answer_content_type = ${answer.contentType}, answer_body = ${Buffer.from(answer.body)},
+                answered_at = ${now.toISOString()}, updated_at = now()
+              WHERE digest = ${digest}`.pipe(Effect.asVoid, storeUnavailable),
+        forgetAnswersBefore: (cutoff) =>
+          sql`UPDATE payments SET upstream_status = NULL, answer_content_type = NULL, answer_body = NULL
+              WHERE answer_body IS NOT NULL AND answered_at < ${cutoff.toISOString()}
+              RETURNING digest`.pipe(Effect.map((rows) => rows.length), storeUnavailable),
         findPayingGrant: (grantObjectId) =>
           sql<{ coin_type: string; pool_id: string; policy_rules: unknown }>`
               SELECT g.coin_type, g.pool_id, s.policy_rules FROM grants g

@@ -1,20 +1,32 @@
 import { Context, Effect, Layer, Option } from "effect"
-import { SqlClient } from "effect/sql"
+import { SqlClient, type Statement } from "effect/sql"
 import type { Unavailable } from "@gateway/domain/Errors"
 import { storeUnavailable } from "../storage/StoreErrors.ts"
 
-export interface StoredChallenge {
-  readonly address: string
-  readonly message: string
+/** What one sweep deleted. */
+export interface Swept {
+  readonly challenges: number
+  readonly sessions: number
+  readonly internalHops: number
 }
 
 /** SQL for sign-in challenges, owner sessions and used internal-hop credentials. */
 export class SessionRepo extends Context.Service<SessionRepo, {
   insertChallenge(c: { nonce: string; address: string; message: string; expiresAt: Date }): Effect.Effect<void, Unavailable>
-  /** Marks the challenge used if it is unused and unexpired; at most one caller ever gets it. */
-  consumeChallenge(nonce: string, now: Date): Effect.Effect<Option.Option<StoredChallenge>, Unavailable>
+  /**
+   * Marks the challenge used if it is unused, unexpired, and was issued to
+   * exactly this address with exactly this text; at most one caller ever gets
+   * it, and a text that differs in anything consumes nothing.
+   */
+  consumeChallenge(c: { nonce: string; address: string; message: string; now: Date }): Effect.Effect<boolean, Unavailable>
   insertSession(s: { tokenHash: string; address: string; createdAt: Date; expiresAt: Date }): Effect.Effect<void, Unavailable>
   findSession(tokenHash: string, now: Date): Effect.Effect<Option.Option<string>, Unavailable>
+  /** Deletes one session; how many were deleted (0 or 1). */
+  deleteSession(tokenHash: string): Effect.Effect<number, Unavailable>
+  /** Deletes every session of an owner; how many were deleted. */
+  deleteSessionsOf(address: string): Effect.Effect<number, Unavailable>
+  /** Deletes every challenge, session and internal-hop record that has expired by `now`. */
+  deleteExpired(now: Date): Effect.Effect<Swept, Unavailable>
   /** Records a used internal-hop MAC; false when it was already used (a replay). */
   useInternalHop(mac: string, expiresAt: Date, now: Date): Effect.Effect<boolean, Unavailable>
 }>()("@gateway/server/SessionRepo") {
@@ -22,6 +34,12 @@ export class SessionRepo extends Context.Service<SessionRepo, {
     SessionRepo,
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
+      /** Runs a DELETE … RETURNING 1 and counts its rows in the store, so no row travels back. */
+      const deleted = (statement: Statement.Statement<unknown>) =>
+        Effect.map(
+          sql<{ n: number }>`WITH gone AS (${statement}) SELECT count(*)::int AS n FROM gone`,
+          (rows) => rows[0]?.n ?? 0
+        )
       return SessionRepo.of({
         insertChallenge: (c) =>
           sql`INSERT INTO auth_challenges (nonce, address, message, expires_at)
@@ -29,11 +47,12 @@ export class SessionRepo extends Context.Service<SessionRepo, {
             Effect.asVoid,
             storeUnavailable
           ),
-        consumeChallenge: (nonce, now) =>
-          sql<StoredChallenge>`UPDATE auth_challenges SET used_at = ${now.toISOString()}
-              WHERE nonce = ${nonce} AND used_at IS NULL AND expires_at > ${now.toISOString()}
-              RETURNING address, message`.pipe(
-            Effect.map((rows) => Option.fromNullishOr(rows[0])),
+        consumeChallenge: (c) =>
+          sql`UPDATE auth_challenges SET used_at = ${c.now.toISOString()}
+              WHERE nonce = ${c.nonce} AND address = ${c.address} AND message = ${c.message}
+                AND used_at IS NULL AND expires_at > ${c.now.toISOString()}
+              RETURNING nonce`.pipe(
+            Effect.map((rows) => rows.length === 1),
             storeUnavailable
           ),
         insertSession: (s) =>
@@ -48,6 +67,16 @@ export class SessionRepo extends Context.Service<SessionRepo, {
             Effect.map((rows) => Option.map(Option.fromNullishOr(rows[0]), (r) => r.address)),
             storeUnavailable
           ),
+        deleteSession: (tokenHash) =>
+          deleted(sql`DELETE FROM owner_sessions WHERE token_hash = ${tokenHash} RETURNING 1`).pipe(storeUnavailable),
+        deleteSessionsOf: (address) =>
+          deleted(sql`DELETE FROM owner_sessions WHERE address = ${address} RETURNING 1`).pipe(storeUnavailable),
+        deleteExpired: (now) =>
+          Effect.all({
+            challenges: deleted(sql`DELETE FROM auth_challenges WHERE expires_at <= ${now.toISOString()} RETURNING 1`),
+            sessions: deleted(sql`DELETE FROM owner_sessions WHERE expires_at <= ${now.toISOString()} RETURNING 1`),
+            internalHops: deleted(sql`DELETE FROM internal_hops WHERE expires_at <= ${now.toISOString()} RETURNING 1`)
+          }).pipe(storeUnavailable),
         useInternalHop: (mac, expiresAt, now) =>
           sql.withTransaction(
             Effect.gen(function*() {

@@ -4,6 +4,7 @@ import { Chain } from "@gateway/chain/Chain"
 import { Api } from "@gateway/domain/api/Api"
 import type { CatalogEntry } from "@gateway/domain/CatalogEntry"
 import type { Invalid, NotFound, Unavailable } from "@gateway/domain/Errors"
+import { AppConfig } from "../Config.ts"
 import { Catalog } from "./Catalog.ts"
 import { PublicUrl } from "./PublicUrl.ts"
 
@@ -96,18 +97,27 @@ export class AgentDocuments extends Context.Service<AgentDocuments, {
     AgentDocuments,
     Effect.gen(function*() {
       const catalog = yield* Catalog
+      const { llmsTxtMaxServices } = yield* AppConfig
       const { network } = yield* Chain
       const { origin } = yield* PublicUrl
       const link = (path: string) => `${origin}${path}`
 
+      /**
+       * The first `llmsTxtMaxServices` live services and a link to the page
+       * after them, so the document's size (and the work of rendering it) stays
+       * bounded however large the catalog grows. It is served from
+       * ServiceReadCache, which every activation clears.
+       */
       const llms = Effect.gen(function*() {
-        const services: Array<CatalogEntry> = []
-        let cursor: string | undefined
-        do {
-          const page = yield* catalog.list(cursor === undefined ? { limit: 200 } : { limit: 200, cursor })
-          services.push(...page.services)
-          cursor = page.nextCursor ?? undefined
-        } while (cursor !== undefined)
+        const { count, services, nextCursor } = yield* catalog.list({ limit: llmsTxtMaxServices })
+        const more = nextCursor === null
+          ? []
+          : [
+            "",
+            `${count} live services; the first ${services.length} are listed here. The rest, page by page: ${
+              link(`/v1/services?limit=${llmsTxtMaxServices}&cursor=${nextCursor}`)
+            }`
+          ]
         return [
           `# ${TITLE}`,
           "",
@@ -127,6 +137,7 @@ export class AgentDocuments extends Context.Service<AgentDocuments, {
             : services.map((s) =>
               `- [${s.id}](${link(`/v1/services/${s.id}.md`)}): ${escapeMarkdown(s.name)} — ${escapeMarkdown(s.description)} (${s.price} of ${s.asset})`
             )),
+          ...more,
           "",
           "## API",
           "",

@@ -1,20 +1,29 @@
-import { Cache, Clock, Context, Duration, Effect, Layer, Option, Schema } from "effect"
+import { Cache, Clock, Context, Duration, Effect, Layer, Option, type Redacted, Schema } from "effect"
 import { Chain } from "@gateway/chain/Chain"
 import { normalizeCoinType } from "@gateway/domain/chain/SpendAccountModule"
 import { CatalogEntry, type ManagedService, ManagedService as ManagedServiceSchema, type RegisterService } from "@gateway/domain/CatalogEntry"
-import { Conflict, Invalid, NotFound, type Unavailable, UnsupportedAsset } from "@gateway/domain/Errors"
+import { Conflict, Invalid, NotFound, Unavailable, UnsupportedAsset } from "@gateway/domain/Errors"
 import { ServiceId } from "@gateway/domain/Ids"
 import type { SuiAddress } from "@gateway/domain/SuiAddress"
 import { AppConfig } from "../Config.ts"
 import { CatalogRepo, type Revision, type ServiceWithRevisions } from "../repositories/CatalogRepo.ts"
 import { newId } from "./NewId.ts"
 import { PublicUrl } from "./PublicUrl.ts"
+import { SellerCredentials } from "./SellerCredentials.ts"
 import { ServiceReadCache } from "./ServiceReadCache.ts"
+import { checkUpstreamUrl, hostPortOf } from "./UpstreamPolicy.ts"
 
 const notFound = () => new NotFound({ message: "No such service", reason: "unknown_service" })
 
 /** The gateway's own address for paid calls to a service. */
 export const resourcePath = (id: string) => `/v1/pay/${id}`
+
+/** What forwarding a paid call needs; never returned to callers. The credential is opened at each call, never cached. */
+export interface Forwardable {
+  readonly entry: CatalogEntry
+  readonly upstreamUrl: string
+  readonly upstreamCredential: Option.Option<Redacted.Redacted<string>>
+}
 
 export interface CatalogPage {
   readonly count: number
@@ -27,15 +36,15 @@ export interface CatalogPage {
  * only live services, always at their active revision, never invented ones.
  */
 export class Catalog extends Context.Service<Catalog, {
-  register(owner: SuiAddress, body: RegisterService): Effect.Effect<ManagedService, UnsupportedAsset | Unavailable>
-  edit(owner: SuiAddress, id: ServiceId, body: RegisterService): Effect.Effect<ManagedService, NotFound | UnsupportedAsset | Unavailable>
+  register(owner: SuiAddress, body: RegisterService): Effect.Effect<ManagedService, Invalid | UnsupportedAsset | Conflict | Unavailable>
+  edit(owner: SuiAddress, id: ServiceId, body: RegisterService): Effect.Effect<ManagedService, NotFound | Invalid | UnsupportedAsset | Unavailable>
   activate(owner: SuiAddress, id: ServiceId): Effect.Effect<ManagedService, NotFound | Conflict | Unavailable>
   manage(owner: SuiAddress, id: ServiceId): Effect.Effect<ManagedService, NotFound | Unavailable>
   get(id: string): Effect.Effect<CatalogEntry, NotFound | Unavailable>
   /** The terms of an activated revision, as a 402 challenge minted under it asked for them. */
   atRevision(id: string, revision: number): Effect.Effect<CatalogEntry, NotFound | Unavailable>
-  /** The live entry with what forwarding needs (upstream and credential locator); never returned to callers. */
-  forForwarding(id: string): Effect.Effect<{ entry: CatalogEntry; upstreamUrl: string; upstreamCredentialEnv: string | null }, NotFound | Unavailable>
+  /** The live entry with its upstream and the seller's credential, opened for this call. */
+  forForwarding(id: string): Effect.Effect<Forwardable, NotFound | Unavailable>
   list(query: { q?: string; limit?: number; cursor?: string }): Effect.Effect<CatalogPage, Invalid | Unavailable>
 }>()("@gateway/server/Catalog") {
   static readonly layer = Layer.effect(
@@ -46,6 +55,8 @@ export class Catalog extends Context.Service<Catalog, {
       const publicUrl = yield* PublicUrl
       const chain = yield* Chain
       const readCache = yield* ServiceReadCache
+      const credentials = yield* SellerCredentials
+      const gateway = hostPortOf(new URL(publicUrl.origin))
       const supported = new Set(config.supportedAssets.map(normalizeCoinType))
       const now = Effect.map(Clock.currentTimeMillis, (ms) => new Date(ms))
 
@@ -81,7 +92,7 @@ export class Catalog extends Context.Service<Catalog, {
           management: {
             ownerAddress: service.ownerAddress,
             upstreamUrl: upstream.upstreamUrl,
-            hasUpstreamCredential: upstream.upstreamCredentialEnv !== null,
+            hasUpstreamCredential: upstream.sealedCredential !== null,
             draftRevision: service.draftRevision,
             createdAt: service.createdAt,
             updatedAt: service.updatedAt
@@ -94,9 +105,26 @@ export class Catalog extends Context.Service<Catalog, {
           ? Effect.void
           : Effect.fail(new UnsupportedAsset({ message: `The gateway does not accept ${body.asset}`, reason: `body.asset: supported are ${[...supported].join(", ")}` }))
 
-      const revisionOf = (body: RegisterService): Omit<Revision, "revision"> => {
-        const { upstreamUrl, upstreamCredentialEnv, ...terms } = body
-        return { terms, upstreamUrl, upstreamCredentialEnv: upstreamCredentialEnv ?? null }
+      /** The upstream rules (UpstreamPolicy) at registration, plus never the gateway itself, even if allow-listed. */
+      const checkUpstream = Effect.fnUntraced(function*(body: RegisterService) {
+        const verdict = yield* checkUpstreamUrl(body.upstreamUrl, config.upstreamAllowHosts)
+        const reason = !verdict.ok ? verdict.reason : hostPortOf(new URL(body.upstreamUrl)) === gateway ? "upstream_url_is_the_gateway_itself" : undefined
+        if (reason !== undefined) return yield* new Invalid({ message: "The request is invalid", reason: `body.upstreamUrl: ${reason}` })
+      })
+
+      /**
+       * A revision's terms and upstream, with the credential sealed for this
+       * service and seller: a new one when given, none when null, and when
+       * absent the one the service's newest revision holds (`kept`).
+       */
+      const revisionOf = (owner: SuiAddress, id: string, body: RegisterService, kept: string | null): Omit<Revision, "revision"> => {
+        const { upstreamUrl, upstreamCredential, ...terms } = body
+        const sealedCredential = upstreamCredential === undefined
+          ? kept
+          : upstreamCredential === null
+          ? null
+          : credentials.seal(id, owner, upstreamCredential)
+        return { terms, upstreamUrl, sealedCredential }
       }
 
       const owned = Effect.fnUntraced(function*(owner: SuiAddress, id: string) {
@@ -116,7 +144,8 @@ export class Catalog extends Context.Service<Catalog, {
         return {
           entry: entryOf(found.service.id, found.service.status, found.service.activeRevision, active),
           upstreamUrl: active.upstreamUrl,
-          upstreamCredentialEnv: active.upstreamCredentialEnv
+          owner: found.service.ownerAddress,
+          sealedCredential: active.sealedCredential
         }
       })
       /**
@@ -144,22 +173,40 @@ export class Catalog extends Context.Service<Catalog, {
       return Catalog.of({
         register: Effect.fn("Catalog.register")(function*(owner, body) {
           yield* checkAsset(body)
+          yield* checkUpstream(body)
           const id = ServiceId.make(newId("svc"))
-          yield* repo.insertDraft({ id, owner, revision: { revision: 1, ...revisionOf(body) }, now: yield* now })
+          const revision = { revision: 1, ...revisionOf(owner, id, body, null) }
+          if (!(yield* repo.insertDraft({ id, owner, revision, now: yield* now, maxDrafts: config.sellerMaxDrafts }))) {
+            return yield* new Conflict({
+              message: `A seller may hold at most ${config.sellerMaxDrafts} drafts; activate one first`,
+              reason: "seller_draft_limit_reached"
+            })
+          }
           // Just inserted in this request: not finding it is a defect, not a caller's error.
           return managed(yield* owned(owner, id).pipe(Effect.catchTag("NOT_FOUND", Effect.die)))
         }),
         edit: Effect.fn("Catalog.edit")(function*(owner, id, body) {
-          yield* owned(owner, id)
+          const current = yield* owned(owner, id)
           yield* checkAsset(body)
-          const added = yield* repo.addRevision({ id, owner, revision: revisionOf(body), now: yield* now })
+          yield* checkUpstream(body)
+          const newest = Option.orElse(current.draft, () => current.active)
+          const kept = Option.match(newest, { onNone: () => null, onSome: (r) => r.sealedCredential })
+          const added = yield* repo.addRevision({ id, owner, revision: revisionOf(owner, id, body, kept), now: yield* now })
           if (Option.isNone(added)) return yield* notFound()
           return managed(yield* owned(owner, id))
         }),
         activate: Effect.fn("Catalog.activate")(function*(owner, id) {
           yield* owned(owner, id)
-          const activated = yield* repo.activate({ id, owner, now: yield* now })
-          if (Option.isNone(activated)) return yield* new Conflict({ message: "Nothing to activate", reason: "no_draft_revision" })
+          const activation = yield* repo.activate({ id, owner, now: yield* now, maxLive: config.sellerMaxLive })
+          if (activation._tag === "NothingToActivate") {
+            return yield* new Conflict({ message: "Nothing to activate", reason: "no_draft_revision" })
+          }
+          if (activation._tag === "LiveLimitReached") {
+            return yield* new Conflict({
+              message: `A seller may have at most ${config.sellerMaxLive} live services`,
+              reason: "seller_live_limit_reached"
+            })
+          }
           yield* Cache.invalidate(entries, id)
           readCache.invalidate(id)
           return managed(yield* owned(owner, id))
@@ -168,7 +215,19 @@ export class Catalog extends Context.Service<Catalog, {
           return managed(yield* owned(owner, id))
         }),
         get: (id) => Effect.map(Cache.get(entries, id), (terms) => terms.entry),
-        forForwarding: (id) => Cache.get(entries, id),
+        forForwarding: (id) =>
+          Effect.flatMap(Cache.get(entries, id), ({ entry, upstreamUrl, owner, sealedCredential }) => {
+            if (sealedCredential === null) return Effect.succeed({ entry, upstreamUrl, upstreamCredential: Option.none() })
+            const opened = credentials.open(entry.id, owner, sealedCredential)
+            if (Option.isSome(opened)) return Effect.succeed({ entry, upstreamUrl, upstreamCredential: opened })
+            // A wrong CREDENTIALS_KEY, or a sealed text moved or altered in the store: nothing is forwarded without it.
+            return Effect.logError("a seller's upstream credential does not open under this gateway's key", { serviceId: entry.id }).pipe(
+              Effect.andThen(Effect.fail(new Unavailable({
+                message: "This service cannot be called through the gateway right now",
+                reason: "upstream_credential_unreadable"
+              })))
+            )
+          }),
         atRevision: (id, revision) => Cache.get(revisions, `${id}#${revision}`),
         list: Effect.fn("Catalog.list")(function*(query) {
           const limit = query.limit ?? 50
@@ -195,5 +254,5 @@ export class Catalog extends Context.Service<Catalog, {
         })
       })
     })
-  )
+  ).pipe(Layer.provide(SellerCredentials.layer))
 }

@@ -1,6 +1,6 @@
 import { createHash, createHmac, randomBytes } from "node:crypto"
 import { verifyPersonalMessageSignature } from "@mysten/sui/verify"
-import { Clock, Context, Effect, Layer, Option, Redacted } from "effect"
+import { Clock, Context, Duration, Effect, Layer, Option, Redacted, Schedule } from "effect"
 import { Unauthenticated, type Unavailable } from "@gateway/domain/Errors"
 import type { Challenge, Session } from "@gateway/domain/OwnerSession"
 import * as SignInMessage from "@gateway/domain/SignInMessage"
@@ -43,15 +43,36 @@ export const makeSignInBrake = (perMinute: number, capacity = 100_000) => {
   }
 }
 
+/** Who asked, as the brakes count it: the network address the request came from. */
+export type ClientAddress = string
+
+/** An authenticated caller: the owner, and the store key of the session it presented (none for an internal hop). */
+export interface Caller {
+  readonly address: SuiAddress
+  readonly session: Option.Option<string>
+}
+
 /**
  * Sign-In-With-Sui: a challenge the wallet signs as a personal message, then an
  * opaque bearer token stored only as its hash. Also verifies trusted internal
  * hops. Any other credential is UNAUTHENTICATED.
+ *
+ * Two brakes, so nobody can spend another's budget: asking for a challenge
+ * (and failing to sign in) costs the asking client's budget
+ * (`signInChallengesPerMinute`), and only a verified signature costs the
+ * address's (`signInPerMinute`), which only that address's key can spend.
+ * Expired challenges, sessions and internal-hop records are deleted every
+ * `storeSweepIntervalMs` while the service runs, on every replica (the
+ * deletes are idempotent, so replicas sweeping at once is harmless).
  */
 export class OwnerSessions extends Context.Service<OwnerSessions, {
-  challenge(address: SuiAddress): Effect.Effect<typeof Challenge.Type, Unauthenticated | Unavailable>
-  signIn(message: string, signature: string): Effect.Effect<Session, Unauthenticated | Unavailable>
-  authenticate(authorization: string): Effect.Effect<SuiAddress, Unauthenticated | Unavailable>
+  challenge(address: SuiAddress, client: ClientAddress): Effect.Effect<typeof Challenge.Type, Unauthenticated | Unavailable>
+  signIn(message: string, signature: string, client: ClientAddress): Effect.Effect<Session, Unauthenticated | Unavailable>
+  authenticate(authorization: string): Effect.Effect<Caller, Unauthenticated | Unavailable>
+  /** Revokes the session the caller presented; how many sessions stopped working (0 for an internal hop). */
+  signOut(caller: Caller): Effect.Effect<number, Unavailable>
+  /** Revokes every session of the caller's owner. */
+  revokeAll(caller: Caller): Effect.Effect<number, Unavailable>
 }>()("@gateway/server/OwnerSessions") {
   static readonly layer = Layer.effect(
     OwnerSessions,
@@ -61,13 +82,17 @@ export class OwnerSessions extends Context.Service<OwnerSessions, {
       const publicUrl = yield* PublicUrl
       const now = Effect.map(Clock.currentTimeMillis, (ms) => new Date(ms))
 
-      const admit = makeSignInBrake(config.signInPerMinute)
-      const throttle = (address: string) =>
+      const brake = (admit: ReturnType<typeof makeSignInBrake>) => (key: string) =>
         Effect.flatMap(Clock.currentTimeMillis, (ms) =>
-          admit(address, ms) ? Effect.void : Effect.fail(unauthenticated("sign_in_rate_limited")))
+          admit(key, ms) ? Effect.void : Effect.fail(unauthenticated("sign_in_rate_limited")))
+      const throttleClient = brake(makeSignInBrake(config.signInChallengesPerMinute))
+      const throttleAddress = brake(makeSignInBrake(config.signInPerMinute))
+      /** A failed sign-in costs the client that tried, never the address it named. */
+      const refuseSignIn = (client: ClientAddress, reason: string) =>
+        Effect.andThen(throttleClient(client), Effect.fail(unauthenticated(reason)))
 
-      const challenge = Effect.fn("OwnerSessions.challenge")(function*(address: SuiAddress) {
-        yield* throttle(address)
+      const challenge = Effect.fn("OwnerSessions.challenge")(function*(address: SuiAddress, client: ClientAddress) {
+        yield* throttleClient(client)
         const issued = yield* now
         const expires = new Date(issued.getTime() + config.challengeTtlMs)
         const nonce = randomBytes(16).toString("base64url")
@@ -84,24 +109,23 @@ export class OwnerSessions extends Context.Service<OwnerSessions, {
         return { message, nonce, expiresAt: expires.toISOString() }
       })
 
-      const signIn = Effect.fn("OwnerSessions.signIn")(function*(message: string, signature: string) {
+      const signIn = Effect.fn("OwnerSessions.signIn")(function*(message: string, signature: string, client: ClientAddress) {
         const fields = SignInMessage.parse(message)
-        if (fields === undefined) return yield* unauthenticated("malformed_sign_in_message")
-        yield* throttle(fields.address)
-        // The signature is checked before the challenge is consumed, so a forged
-        // attempt cannot burn somebody else's challenge.
-        yield* Effect.tryPromise({
-          try: () =>
-            verifyPersonalMessageSignature(new TextEncoder().encode(message), signature, { address: fields.address }),
-          catch: () => unauthenticated("bad_signature")
-        })
+        if (fields === undefined) return yield* refuseSignIn(client, "malformed_sign_in_message")
+        // The signature is checked before anything is spent or consumed: a
+        // forged attempt costs only its sender, and burns no challenge.
+        const verified = yield* Effect.tryPromise(() =>
+          verifyPersonalMessageSignature(new TextEncoder().encode(message), signature, { address: fields.address })
+        ).pipe(Effect.isSuccess)
+        if (!verified) return yield* refuseSignIn(client, "bad_signature")
+        yield* throttleAddress(fields.address)
         const at = yield* now
-        const stored = yield* repo.consumeChallenge(fields.nonce, at)
-        if (Option.isNone(stored)) return yield* unauthenticated("unknown_used_or_expired_challenge")
-        if (stored.value.message !== message || stored.value.address !== fields.address) {
-          return yield* unauthenticated("challenge_mismatch")
-        }
-        const address = SuiAddress.make(stored.value.address)
+        // Consumed only when nonce, address and the whole text are the ones
+        // issued: the same nonce in any other text (another address signing
+        // it) consumes nothing.
+        const consumed = yield* repo.consumeChallenge({ nonce: fields.nonce, address: fields.address, message, now: at })
+        if (!consumed) return yield* refuseSignIn(client, "unknown_used_or_expired_challenge")
+        const address = SuiAddress.make(fields.address)
         const token = randomBytes(32).toString("base64url")
         const expiresAt = new Date(at.getTime() + config.sessionTtlMs)
         yield* repo.insertSession({ tokenHash: sha256(token), address, createdAt: at, expiresAt })
@@ -122,7 +146,7 @@ export class OwnerSessions extends Context.Service<OwnerSessions, {
         }
         const fresh = yield* repo.useInternalHop(mac, new Date(ms + config.internalHopWindowMs), at)
         if (!fresh) return yield* unauthenticated("internal_hop_replayed")
-        return SuiAddress.make(address)
+        return { address: SuiAddress.make(address), session: Option.none() }
       })
 
       const authenticate = Effect.fn("OwnerSessions.authenticate")(function*(authorization: string) {
@@ -130,9 +154,10 @@ export class OwnerSessions extends Context.Service<OwnerSessions, {
         if (rest.length > 0 || credential === "") return yield* unauthenticated("missing_owner_session")
         switch (scheme) {
           case "Bearer": {
-            const address = yield* repo.findSession(sha256(credential), yield* now)
+            const tokenHash = sha256(credential)
+            const address = yield* repo.findSession(tokenHash, yield* now)
             if (Option.isNone(address)) return yield* unauthenticated("unknown_or_expired_session")
-            return SuiAddress.make(address.value)
+            return { address: SuiAddress.make(address.value), session: Option.some(tokenHash) }
           }
           case "Internal":
             return yield* internalHop(credential)
@@ -141,7 +166,20 @@ export class OwnerSessions extends Context.Service<OwnerSessions, {
         }
       })
 
-      return OwnerSessions.of({ challenge, signIn, authenticate })
+      const signOut = (caller: Caller) =>
+        Option.match(caller.session, { onNone: () => Effect.succeed(0), onSome: repo.deleteSession })
+
+      const revokeAll = (caller: Caller) => repo.deleteSessionsOf(caller.address)
+
+      const sweep = Effect.flatMap(now, repo.deleteExpired).pipe(
+        Effect.tap((swept) =>
+          swept.challenges + swept.sessions + swept.internalHops > 0 ? Effect.logDebug("expired sign-in records deleted", swept) : Effect.void),
+        // An outage is already logged by the store; the next sweep tries again.
+        Effect.ignore
+      )
+      yield* Effect.forkScoped(Effect.repeat(sweep, Schedule.spaced(Duration.millis(config.storeSweepIntervalMs))))
+
+      return OwnerSessions.of({ challenge, signIn, authenticate, signOut, revokeAll })
     })
   )
 }

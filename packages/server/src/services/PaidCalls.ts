@@ -1,5 +1,5 @@
 import { encodePaymentResponseHeader } from "@x402/core/http"
-import { Clock, Context, Effect, Layer, Option, Schedule, Schema } from "effect"
+import { Clock, Context, Duration, Effect, Layer, Option, Redacted, Schedule, Schema } from "effect"
 import { Chain } from "@gateway/chain/Chain"
 import { normalizeCoinType } from "@gateway/domain/chain/SpendAccountModule"
 import type { CatalogEntry } from "@gateway/domain/CatalogEntry"
@@ -8,11 +8,14 @@ import { policyAllows, PolicyRule } from "@gateway/domain/Policy"
 import { verifyPayment } from "@gateway/domain/verify/PaymentVerifier"
 import { AppConfig } from "../Config.ts"
 import { GatewayKeyRepo } from "../repositories/GatewayKeyRepo.ts"
-import { type Payment, PaymentRepo } from "../repositories/PaymentRepo.ts"
-import { Catalog } from "./Catalog.ts"
+import { type PaidAnswer, type Payment, PaymentRepo } from "../repositories/PaymentRepo.ts"
+import { Catalog, type Forwardable } from "./Catalog.ts"
 import { mintNonce, openNonce } from "./ChallengeNonce.ts"
 import { type ChallengeTerms, challengeHeaders, type PaymentCredential, readCredential, x402Network, x402Required } from "./PaymentChallenge.ts"
+import { provesPossession } from "./PaymentProofCheck.ts"
 import { PublicUrl } from "./PublicUrl.ts"
+import { callUpstream, type UpstreamAnswer, upstreamHeaders } from "./UpstreamForwarder.ts"
+import { hostPortOf } from "./UpstreamPolicy.ts"
 
 export interface PaidCallRequest {
   readonly serviceId: string
@@ -20,32 +23,39 @@ export interface PaidCallRequest {
   readonly search: string
   readonly headers: Readonly<Record<string, string | undefined>>
   readonly body: Uint8Array
+  /** The caller's network address, as the seller's `X-Forwarded-For`. */
+  readonly clientAddress: string | undefined
 }
 
 export type PaidCallResult =
   | { readonly _tag: "PaymentRequired"; readonly body: unknown; readonly headers: Record<string, string> }
   | { readonly _tag: "Forwarded"; readonly status: number; readonly body: Uint8Array; readonly headers: Record<string, string> }
+  /** The service is not called with this method: nothing is challenged, accepted or forwarded. */
+  | { readonly _tag: "MethodNotAllowed"; readonly allow: ReadonlyArray<string> }
 
 type Refusal = NotFound | Conflict | Unavailable | VerificationError
 
 /** Who paid for a forward and how much, as the receipt reports it. */
 type PaidBy = { readonly payer: string; readonly amount: string }
 
-type Forwardable = { readonly entry: CatalogEntry; readonly upstreamUrl: string; readonly upstreamCredentialEnv: string | null }
 
 const UPSTREAM_TIMEOUT_MS = 15_000
 /** A forward still marked in flight after this long belongs to a request that died (crash, lost store): it may be taken over. */
 const STALE_FORWARD_MS = 4 * UPSTREAM_TIMEOUT_MS
 
-/** Headers never passed on to the seller: hop-by-hop ones and the caller's own credentials. */
-const DROPPED = new Set(["host", "connection", "content-length", "authorization", "payment-signature", "transfer-encoding", "keep-alive"])
+/** The methods a service answers to: its declared one, and HEAD beside GET. */
+const methodsOf = (entry: CatalogEntry): ReadonlyArray<string> => entry.method === "GET" ? ["GET", "HEAD"] : [entry.method]
 
 /**
  * Paid calls: a call without a valid payment gets a 402 challenge (x402 and
- * MPP) with a single-use nonce; a call with one is verified on chain, recorded
+ * MPP) with a single-use nonce; a call with one is verified on chain, proven
+ * to come from the delegate that paid (its signature over this request), recorded
  * (nonce and digest UNIQUE, so a replay fails even across replicas) and
  * forwarded once to the seller. A forward that fails is recorded, and the same
- * credential may be presented again to retry it.
+ * credential may be presented again to retry it; the seller's answer is kept,
+ * and the same credential gets it again within `paidAnswerRetentionMs`. Every
+ * `storeSweepIntervalMs` the answers kept longer are dropped (their payments
+ * stay), on every replica (the update is idempotent).
  */
 export class PaidCalls extends Context.Service<PaidCalls, {
   handle(request: PaidCallRequest): Effect.Effect<PaidCallResult, Refusal>
@@ -84,49 +94,25 @@ export class PaidCalls extends Context.Service<PaidCalls, {
 
       // The seller has answered: a store that blinks now would strand the payment in flight for
       // STALE_FORWARD_MS and call the seller twice, so the settling write is retried briefly.
-      const settle = (...args: Parameters<typeof repo.settle>) =>
-        repo.settle(...args).pipe(Effect.retry({ schedule: Schedule.exponential("20 millis"), times: 6 }))
+      const persist = <A, E>(write: Effect.Effect<A, E>) => write.pipe(Effect.retry({ schedule: Schedule.exponential("20 millis"), times: 6 }))
+      const limits = {
+        allowHosts: config.upstreamAllowHosts,
+        // As `host:port` with the scheme's default port filled in, as the forwarder compares them.
+        ownHosts: [hostPortOf(new URL(publicUrl.origin))],
+        maxBodyBytes: config.upstreamMaxBodyBytes,
+        timeoutMs: UPSTREAM_TIMEOUT_MS
+      }
+      const proto = new URL(publicUrl.origin).protocol.replace(/:$/, "")
 
-      // Uninterruptible from here to the settled record: a caller who hangs up must not leave the payment stuck in flight.
-      const forward = (request: PaidCallRequest, target: Forwardable, credential: PaymentCredential, paid: PaidBy) =>
-        Effect.uninterruptible(forwardOnce(request, target, credential, paid))
-
-      const forwardOnce = Effect.fnUntraced(function*(
-        request: PaidCallRequest,
-        target: Forwardable,
-        credential: PaymentCredential,
-        paid: PaidBy
-      ) {
-        const headers = new Headers()
-        for (const [name, value] of Object.entries(request.headers)) if (value !== undefined && !DROPPED.has(name)) headers.set(name, value)
-        // The seller's credential comes from the environment at call time; it is never stored or logged.
-        const secret = target.upstreamCredentialEnv === null ? undefined : process.env[target.upstreamCredentialEnv]
-        if (secret !== undefined) headers.set("authorization", `Bearer ${secret}`)
-        const response = yield* Effect.tryPromise(async () => {
-          const upstream = await fetch(`${target.upstreamUrl}${request.search}`, {
-            method: request.method,
-            headers,
-            ...(request.method === "GET" || request.method === "HEAD" ? {} : { body: request.body }),
-            signal: AbortSignal.timeout(UPSTREAM_TIMEOUT_MS)
-          })
-          return { status: upstream.status, type: upstream.headers.get("content-type"), body: new Uint8Array(await upstream.arrayBuffer()) }
-        }).pipe(Effect.option)
-        const at = yield* now
-        if (Option.isNone(response) || response.value.status >= 500) {
-          yield* settle(credential.digest, "upstream_failed", Option.isSome(response) ? response.value.status : null)
-          return yield* new Unavailable({
-            message: "The seller's service failed; your payment is kept",
-            reason: "upstream_failed_retry_with_the_same_credential"
-          })
-        }
-        yield* settle(credential.digest, "forwarded", response.value.status)
-        const receipt = { method: "sui", reference: credential.digest, status: "success", timestamp: at.toISOString() }
+      /** The seller's answer as the payer receives it, with the receipt of what paid for it. */
+      const answered = (target: Forwardable, credential: PaymentCredential, paid: PaidBy, answer: PaidAnswer) => {
+        const receipt = { method: "sui", reference: credential.digest, status: "success", timestamp: answer.answeredAt.toISOString() }
         return {
           _tag: "Forwarded" as const,
-          status: response.value.status,
-          body: response.value.body,
+          status: answer.status,
+          body: answer.body,
           headers: {
-            ...(response.value.type === null ? {} : { "content-type": response.value.type }),
+            ...(answer.contentType === null ? {} : { "content-type": answer.contentType }),
             "payment-response": encodePaymentResponseHeader({
               success: true,
               transaction: credential.digest,
@@ -138,6 +124,62 @@ export class PaidCalls extends Context.Service<PaidCalls, {
             "payment-receipt": Buffer.from(JSON.stringify(receipt)).toString("base64url")
           }
         }
+      }
+
+      /** Why a forward gave the payer nothing: always the seller's side, so the payment stays retryable. */
+      const failureOf = (failure: Exclude<UpstreamAnswer["_tag"], "Answered">) => {
+        switch (failure) {
+          case "TooLarge":
+            return new Unavailable({
+              message: "The seller's answer was larger than this gateway returns; your payment is kept",
+              reason: "upstream_answer_too_large_retry_with_the_same_credential"
+            })
+          case "Forbidden":
+            return new Unavailable({
+              message: "The seller's service is at an address this gateway does not call; your payment is kept",
+              reason: "upstream_address_refused_retry_with_the_same_credential"
+            })
+          case "Failed":
+            return new Unavailable({
+              message: "The seller's service failed; your payment is kept",
+              reason: "upstream_failed_retry_with_the_same_credential"
+            })
+        }
+      }
+
+      // Uninterruptible from here to the settled record: a caller who hangs up must not leave the payment stuck in flight.
+      const forward = (request: PaidCallRequest, target: Forwardable, credential: PaymentCredential, paid: PaidBy) =>
+        Effect.uninterruptible(forwardOnce(request, target, credential, paid))
+
+      const forwardOnce = Effect.fnUntraced(function*(
+        request: PaidCallRequest,
+        target: Forwardable,
+        credential: PaymentCredential,
+        paid: PaidBy
+      ) {
+        // The seller's own credential, decrypted for this forward only; never logged.
+        const secret = Option.getOrUndefined(Option.map(target.upstreamCredential, Redacted.value))
+        const bodyless = request.method === "GET" || request.method === "HEAD"
+        const answer = yield* callUpstream({
+          url: `${target.upstreamUrl}${request.search}`,
+          method: request.method,
+          headers: upstreamHeaders({ caller: request.headers, secret, clientAddress: request.clientAddress, proto, digest: credential.digest }),
+          body: bodyless ? undefined : request.body
+        }, limits)
+        if (answer._tag !== "Answered" || answer.status >= 500) {
+          yield* persist(repo.settleFailed(credential.digest, answer._tag === "Answered" ? answer.status : null))
+          return yield* failureOf(answer._tag === "Answered" ? "Failed" : answer._tag)
+        }
+        const kept = { status: answer.status, contentType: answer.contentType, body: answer.body, answeredAt: yield* now }
+        yield* persist(repo.settleForwarded(credential.digest, kept, kept.answeredAt))
+        return answered(target, credential, paid, kept)
+      })
+
+      const proven = (request: PaidCallRequest, entry: CatalogEntry) => ({
+        method: request.method,
+        resourceUrl: entry.resourceUrl,
+        search: request.search,
+        body: request.method === "GET" || request.method === "HEAD" ? new Uint8Array() : request.body
       })
 
       const inFlight = () => new Conflict({ message: "This payment is being used by another request", reason: "payment_in_flight" })
@@ -150,17 +192,29 @@ export class PaidCalls extends Context.Service<PaidCalls, {
         payment: Payment
       ) {
         const { entry } = target
-        if (payment.digest !== credential.digest || payment.nonce !== credential.nonce || payment.status === "forwarded") {
-          return yield* challenge(entry, "challenge_already_used")
-        }
+        if (payment.digest !== credential.digest || payment.nonce !== credential.nonce) return yield* challenge(entry, "challenge_already_used")
+        // Digest and nonce are public: only the delegate that paid may use the payment again, for this same request.
+        if (!(yield* provesPossession(credential, proven(request, entry), payment.payer))) return yield* challenge(entry, "payment_proof_invalid")
         if (payment.status === "refused") return yield* challenge(entry, `payment_refused_${payment.refusal ?? "earlier"}`)
+        const paid = { payer: payment.payer, amount: payment.amount }
+        if (payment.status === "forwarded") {
+          const at = yield* now
+          const kept = Option.filter(payment.answer, (a) => at.getTime() - a.answeredAt.getTime() <= config.paidAnswerRetentionMs)
+          if (Option.isNone(kept)) {
+            return yield* new Conflict({ message: "This payment was answered, and its answer is no longer kept", reason: "paid_answer_expired" })
+          }
+          return answered(target, credential, paid, kept.value)
+        }
         if (!(yield* repo.reclaim(payment.digest, STALE_FORWARD_MS))) return yield* inFlight()
-        return yield* forward(request, target, credential, { payer: payment.payer, amount: payment.amount })
+        return yield* forward(request, target, credential, paid)
       })
 
       const handle = Effect.fn("PaidCalls.handle")(function*(request: PaidCallRequest) {
         const target = yield* catalog.forForwarding(request.serviceId)
         const { entry } = target
+        // A service is paid for, and called, only with its declared method: no other is challenged, accepted or forwarded.
+        const allow = methodsOf(entry)
+        if (!allow.includes(request.method)) return { _tag: "MethodNotAllowed" as const, allow }
         const credential = readCredential(request.headers)
         if (credential === undefined) return yield* challenge(entry, "payment_required")
         const claims = openNonce(challengeKey, credential.nonce)
@@ -180,6 +234,8 @@ export class PaidCalls extends Context.Service<PaidCalls, {
           recipient: asked.payTo,
           nonce: credential.nonce
         }, tx)
+        // Before anything is written: a credential that does not prove possession leaves the payment redeemable by its payer.
+        if (!(yield* provesPossession(credential, proven(request, entry), paid.delegate))) return yield* challenge(entry, "payment_proof_invalid")
         const record = (refusal: string | null) =>
           Effect.flatMap(now, (at) =>
             repo.claim({
@@ -226,6 +282,14 @@ export class PaidCalls extends Context.Service<PaidCalls, {
         if (!(yield* record(null))) return yield* inFlight()
         return yield* forward(request, target, credential, { payer: paid.delegate, amount: paid.amount.toString() })
       })
+
+      // Answers are kept for retries only: past the window they go, so the store does not grow with every call.
+      const sweep = Effect.flatMap(now, (at) => repo.forgetAnswersBefore(new Date(at.getTime() - config.paidAnswerRetentionMs))).pipe(
+        Effect.tap((dropped) => dropped > 0 ? Effect.logDebug("expired paid answers dropped", { dropped }) : Effect.void),
+        // An outage is already logged by the store; the next sweep tries again.
+        Effect.ignore
+      )
+      yield* Effect.forkScoped(Effect.repeat(sweep, Schedule.spaced(Duration.millis(config.storeSweepIntervalMs))))
 
       return PaidCalls.of({ handle })
     })

@@ -71,22 +71,30 @@ export const challengeHeaders = (t: ChallengeTerms, realm: string, error: string
   "www-authenticate": mppChallenge(t, realm)
 })
 
-/** What an agent presents after paying: which challenge, and the transaction that paid it. */
+/**
+ * What an agent presents after paying: which challenge, the transaction that
+ * paid it, and the payer's proof of possession (a Sui personal-message
+ * signature over the request, see @gateway/domain/PaymentProof), when it sent one.
+ */
 export interface PaymentCredential {
   readonly nonce: string
   readonly digest: string
+  readonly proof: string | undefined
 }
 
-const fromX402 = (payload: PaymentPayload): PaymentCredential | undefined => {
-  const nonce = payload.accepted.extra?.["nonce"]
-  const digest = payload.payload["digest"]
-  return typeof nonce === "string" && typeof digest === "string" ? { nonce, digest } : undefined
-}
+const credentialOf = (nonce: unknown, digest: unknown, proof: unknown): PaymentCredential | undefined =>
+  typeof nonce === "string" && typeof digest === "string"
+    ? { nonce, digest, proof: typeof proof === "string" ? proof : undefined }
+    : undefined
+
+const fromX402 = (payload: PaymentPayload): PaymentCredential | undefined =>
+  credentialOf(payload.accepted.extra?.["nonce"], payload.payload["digest"], payload.payload["proof"])
 
 /**
- * Reads the credential from `PAYMENT-SIGNATURE` (x402) or
- * `Authorization: Payment <base64url JSON>` (MPP); undefined when there is none
- * or it cannot be read.
+ * Reads the credential from `PAYMENT-SIGNATURE` (x402: `payload.digest`,
+ * `payload.proof`) or `Authorization: Payment <base64url JSON>` (MPP:
+ * `challenge.id`, `payload.digest`, `payload.proof`); undefined when there is
+ * none or it cannot be read.
  */
 export const readCredential = (headers: Readonly<Record<string, string | undefined>>): PaymentCredential | undefined => {
   try {
@@ -98,9 +106,11 @@ export const readCredential = (headers: Readonly<Record<string, string | undefin
       if (typeof parsed !== "object" || parsed === null) return undefined
       const challenge = "challenge" in parsed && typeof parsed.challenge === "object" && parsed.challenge !== null ? parsed.challenge : {}
       const payload = "payload" in parsed && typeof parsed.payload === "object" && parsed.payload !== null ? parsed.payload : {}
-      const nonce = "id" in challenge ? challenge.id : undefined
-      const digest = "digest" in payload ? payload.digest : undefined
-      return typeof nonce === "string" && typeof digest === "string" ? { nonce, digest } : undefined
+      return credentialOf(
+        "id" in challenge ? challenge.id : undefined,
+        "digest" in payload ? payload.digest : undefined,
+        "proof" in payload ? payload.proof : undefined
+      )
     }
     return undefined
   } catch {

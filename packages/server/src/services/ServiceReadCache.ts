@@ -25,27 +25,30 @@ const CAPACITY = 10_000
 /** `/v1/services/{id}` and `/v1/services/{id}.md`: the reads whose answers depend on one service only. */
 const serviceOfPath = (path: string) => /^\/v1\/services\/([^/.]+)(?:\.md)?$/.exec(path)?.[1]
 
+/** `/llms.txt`: one document over the first live services, whatever the query. */
+const LLMS_TXT = "/llms.txt"
+
 /**
- * The cache key of a hot read (a service's page, or a listing with its query)
- * from the request's own URL as it arrived, or undefined for any other request.
+ * The cache key of a hot read (a service's page, a listing with its query, or
+ * `/llms.txt`) from the request's own URL as it arrived, or undefined for any other request.
  * Both the app that fills the cache and the Node server that answers from it
  * key by this, so they cannot disagree about which request a read belongs to.
  */
 export const hotReadKey = (url: string) => {
   const query = url.indexOf("?")
   const path = query === -1 ? url : url.slice(0, query)
-  return serviceOfPath(path) !== undefined ? path : path === "/v1/services" ? url : undefined
+  return serviceOfPath(path) !== undefined || path === LLMS_TXT ? path : path === "/v1/services" ? url : undefined
 }
 
 const isListing = (key: string) => key === "/v1/services" || key.startsWith("/v1/services?")
 
 /**
  * The answered bytes of the hottest reads, `GET /v1/services/{id}` (and its
- * `.md`) and `GET /v1/services?…` listings, kept for a second of wall time so
- * a hit is answered by the Node server itself, before effect's pipeline
- * (GatewayNodeServer). This replica's activation of a service drops that
- * service's pages and every listing at once; another replica's shows within
- * the second, as with the catalog's own cache.
+ * `.md`), `GET /v1/services?…` listings and `GET /llms.txt`, kept for a second
+ * of wall time so a hit is answered by the Node server itself, before effect's
+ * pipeline (GatewayNodeServer). This replica's activation of a service drops
+ * that service's pages, every listing and `/llms.txt` at once; another
+ * replica's shows within the second, as with the catalog's own cache.
  */
 export class ServiceReadCache extends Context.Service<ServiceReadCache, {
   get(key: string): CachedRead | undefined
@@ -77,6 +80,7 @@ export class ServiceReadCache extends Context.Service<ServiceReadCache, {
         generation += 1
         reads.delete(`/v1/services/${serviceId}`)
         reads.delete(`/v1/services/${serviceId}.md`)
+        reads.delete(LLMS_TXT)
         for (const key of reads.keys()) if (isListing(key)) reads.delete(key)
       }
     })

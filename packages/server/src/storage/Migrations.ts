@@ -6,6 +6,9 @@ import catalog from "../migrations/0003_catalog.ts"
 import delegatedSigners from "../migrations/0004_delegated_signers.ts"
 import ledgerJournal from "../migrations/0005_ledger_journal.ts"
 import payments from "../migrations/0006_payments.ts"
+import paidAnswers from "../migrations/0007_paid_answers.ts"
+import sellerCredentials from "../migrations/0008_seller_credentials.ts"
+import sessionHygiene from "../migrations/0009_session_hygiene.ts"
 
 const loader = Migrator.fromRecord({
   "0001_owner_sessions": ownerSessions,
@@ -13,7 +16,10 @@ const loader = Migrator.fromRecord({
   "0003_catalog": catalog,
   "0004_delegated_signers": delegatedSigners,
   "0005_ledger_journal": ledgerJournal,
-  "0006_payments": payments
+  "0006_payments": payments,
+  "0007_paid_answers": paidAnswers,
+  "0008_seller_credentials": sellerCredentials,
+  "0009_session_hygiene": sessionHygiene
 })
 
 /** Any fixed key: every replica takes the same advisory lock around migrating. */

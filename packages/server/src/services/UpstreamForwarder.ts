@@ -1,0 +1,178 @@
+import { lookup as dnsLookup } from "node:dns"
+import { type IncomingMessage, request as httpRequest } from "node:http"
+import { request as httpsRequest } from "node:https"
+import { isIP, type LookupFunction } from "node:net"
+import { Effect } from "effect"
+import { hostPortOf, isAllowedHost, isForbiddenAddress, parseUpstreamUrl } from "./UpstreamPolicy.ts"
+
+/**
+ * One paid call's request to the seller, made so that it cannot be turned
+ * against the gateway's network or the payer:
+ * - the address actually dialled is checked at connect time (`lookup`), so a
+ *   name that resolved to a public address at registration and to loopback
+ *   now (DNS rebinding) is refused; an IP literal is checked before dialling;
+ * - redirects are never followed (node:http does not): a 3xx is the seller's
+ *   answer, returned as it came but without its `Location`;
+ * - the gateway's own origin is refused even when allow-listed;
+ * - the answer is read as a stream and abandoned past `maxBodyBytes`, so a
+ *   seller cannot fill the gateway's memory.
+ */
+export interface UpstreamCall {
+  /** The seller's upstream URL with the caller's query string. */
+  readonly url: string
+  readonly method: string
+  readonly headers: Readonly<Record<string, string>>
+  /** Undefined for GET and HEAD. */
+  readonly body: Uint8Array | undefined
+}
+
+export interface ForwardLimits {
+  readonly allowHosts: ReadonlyArray<string>
+  /** The gateway's own `host:port`s: never an upstream. */
+  readonly ownHosts: ReadonlyArray<string>
+  readonly maxBodyBytes: number
+  readonly timeoutMs: number
+}
+
+export type UpstreamAnswer =
+  | { readonly _tag: "Answered"; readonly status: number; readonly contentType: string | null; readonly body: Uint8Array }
+  /** The target is not one the gateway may reach: the seller's misconfiguration, never sent. */
+  | { readonly _tag: "Forbidden"; readonly reason: string }
+  /** The seller's answer passed the cap. */
+  | { readonly _tag: "TooLarge" }
+  /** Unreachable, reset or too slow. */
+  | { readonly _tag: "Failed" }
+
+const FORBIDDEN_CODE = "E_UPSTREAM_FORBIDDEN_ADDRESS"
+
+/** dns.lookup, refusing a name any of whose addresses is forbidden (one bad answer is enough to be a rebinding attempt). */
+const guardedLookup: LookupFunction = (hostname, options, callback) => {
+  dnsLookup(hostname, { ...options, all: true }, (error, addresses) => {
+    if (error !== null) return callback(error, "")
+    const first = addresses[0]
+    if (first === undefined || addresses.some((a) => isForbiddenAddress(a.address))) {
+      return callback(Object.assign(new Error(`${hostname} resolves to a forbidden address`), { code: FORBIDDEN_CODE }), "")
+    }
+    return options.all === true ? callback(null, addresses) : callback(null, first.address, first.family)
+  })
+}
+
+/** Where the call may go, or why not, before any socket is opened. */
+const targetOf = (call: UpstreamCall, limits: ForwardLimits): URL | { readonly reason: string } => {
+  const url = parseUpstreamUrl(call.url)
+  if (!(url instanceof URL)) return { reason: url.ok ? "upstream_url_invalid" : url.reason }
+  if (limits.ownHosts.map((h) => h.toLowerCase()).includes(hostPortOf(url))) return { reason: "upstream_is_the_gateway_itself" }
+  return url
+}
+
+const read = (response: IncomingMessage, maxBodyBytes: number, settle: (answer: UpstreamAnswer) => void) => {
+  const declared = Number(response.headers["content-length"] ?? "0")
+  // Settled before destroying: destroying emits the stream's own abort events.
+  if (declared > maxBodyBytes) {
+    settle({ _tag: "TooLarge" })
+    return response.destroy()
+  }
+  const chunks: Array<Buffer> = []
+  let size = 0
+  response.on("data", (chunk: Buffer) => {
+    size += chunk.length
+    if (size > maxBodyBytes) {
+      chunks.length = 0
+      settle({ _tag: "TooLarge" })
+      return response.destroy()
+    }
+    chunks.push(chunk)
+  })
+  response.on("end", () => {
+    const type = response.headers["content-type"]
+    settle({ _tag: "Answered", status: response.statusCode ?? 502, contentType: type ?? null, body: new Uint8Array(Buffer.concat(chunks)) })
+  })
+  response.on("error", () => settle({ _tag: "Failed" }))
+  response.on("aborted", () => settle({ _tag: "Failed" }))
+}
+
+/** Makes the call once; never fails (every outcome is an `UpstreamAnswer`). */
+export const callUpstream = (call: UpstreamCall, limits: ForwardLimits): Effect.Effect<UpstreamAnswer> => {
+  const target = targetOf(call, limits)
+  if (!(target instanceof URL)) return Effect.succeed({ _tag: "Forbidden", reason: target.reason })
+  const allowed = isAllowedHost(target, limits.allowHosts)
+  const literal = target.hostname.replace(/^\[|\]$/g, "")
+  if (!allowed && isIP(literal) !== 0 && isForbiddenAddress(literal)) {
+    return Effect.succeed({ _tag: "Forbidden", reason: "upstream_address_is_loopback_private_or_reserved" })
+  }
+  return Effect.callback<UpstreamAnswer>((resume) => {
+    let done = false
+    const settle = (answer: UpstreamAnswer) => {
+      if (done) return
+      done = true
+      resume(Effect.succeed(answer))
+    }
+    const request = (target.protocol === "https:" ? httpsRequest : httpRequest)(target, {
+      method: call.method,
+      headers: call.headers,
+      // An allow-listed host:port is the operator's own choice; every other name is checked on the address dialled.
+      ...(allowed ? {} : { lookup: guardedLookup }),
+      signal: AbortSignal.timeout(limits.timeoutMs)
+    }, (response) => read(response, limits.maxBodyBytes, settle))
+    request.on("error", (error: NodeJS.ErrnoException) =>
+      settle(error.code === FORBIDDEN_CODE ? { _tag: "Forbidden", reason: "upstream_address_is_loopback_private_or_reserved" } : { _tag: "Failed" })
+    )
+    request.end(call.body === undefined ? undefined : Buffer.from(call.body.buffer, call.body.byteOffset, call.body.byteLength))
+    return Effect.sync(() => request.destroy())
+  })
+}
+
+/**
+ * Caller headers the seller never sees: hop-by-hop ones (RFC 9110 §7.6.1, and
+ * any the caller's `Connection` names), ones the gateway sets itself, the
+ * caller's identity and the payment credential. `Expect` and `Upgrade` would
+ * also make the forward fail.
+ */
+const DROPPED = new Set([
+  "connection",
+  "keep-alive",
+  "te",
+  "trailer",
+  "upgrade",
+  "cookie",
+  "forwarded",
+  "x-real-ip",
+  "host",
+  "content-length",
+  "transfer-encoding",
+  "expect",
+  "authorization",
+  "payment-signature",
+  "idempotency-key",
+  "http2-settings"
+])
+
+const dropped = (name: string, named: ReadonlySet<string>) =>
+  DROPPED.has(name) || named.has(name) || name.startsWith("proxy-") || name.startsWith("x-forwarded-")
+
+/**
+ * The headers the seller gets: the caller's, less the dropped ones; the
+ * seller's own credential; who called and how (`X-Forwarded-For`,
+ * `X-Forwarded-Proto`, set here, never taken from the caller); and
+ * `Idempotency-Key: <payment digest>`, so a retried forward of one payment is
+ * recognisable.
+ */
+export const upstreamHeaders = (input: {
+  readonly caller: Readonly<Record<string, string | undefined>>
+  readonly secret: string | undefined
+  readonly clientAddress: string | undefined
+  readonly proto: string
+  readonly digest: string
+}): Record<string, string> => {
+  const named = new Set((input.caller["connection"] ?? "").split(",").map((s) => s.trim().toLowerCase()).filter((s) => s.length > 0))
+  const headers: Record<string, string> = {}
+  for (const [name, value] of Object.entries(input.caller)) {
+    const lower = name.toLowerCase()
+    if (value !== undefined && !dropped(lower, named)) headers[lower] = value
+  }
+  if (input.secret !== undefined) headers["authorization"] = `Bearer ${input.secret}`
+  if (input.clientAddress !== undefined) headers["x-forwarded-for"] = input.clientAddress
+  headers["x-forwarded-proto"] = input.proto
+  headers["idempotency-key"] = input.digest
+  return headers
+}

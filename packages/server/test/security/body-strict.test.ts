@@ -1,0 +1,82 @@
+import { randomBytes } from "node:crypto"
+import { Ed25519Keypair } from "@mysten/sui/keypairs/ed25519"
+import { assert, describe, layer } from "@effect/vitest"
+import { Cause, Effect, Layer, Logger, References } from "effect"
+import { FetchLayer, makeApiClient } from "@gateway/client"
+import { createRequest, fundedOwner } from "../Scenario.ts"
+import { TestLedger } from "../TestLedger.ts"
+import { BaseUrl, layerTestServer, TestStore } from "../TestServer.ts"
+
+/** Every log line the server writes during the test, at every level, annotations included. */
+const logs: Array<string> = []
+const Capture = Layer.mergeAll(
+  Logger.layer([Logger.make((options) => {
+    logs.push(`${String(options.message)} ${Cause.pretty(options.cause)} ${JSON.stringify(options.fiber.getRef(References.CurrentLogAnnotations))}`)
+  })]),
+  Layer.succeed(References.MinimumLogLevel, "All")
+)
+
+const post = (url: string, body: unknown, authorization?: string) =>
+  Effect.promise(async () => {
+    const response = await fetch(url, {
+      method: "POST",
+      headers: { "content-type": "application/json", "idempotency-key": randomBytes(8).toString("hex"), ...(authorization === undefined ? {} : { authorization }) },
+      body: JSON.stringify(body)
+    })
+    return { status: response.status, text: await response.text() }
+  })
+
+describe("request bodies are strict", () => {
+  layer(
+    Layer.mergeAll(TestLedger.layer.pipe(Layer.provideMerge(layerTestServer({}, TestStore, Capture))), FetchLayer),
+    { excludeTestServices: true }
+  )((it) => {
+    it.effect("an unknown field is INVALID, naming it", () =>
+      Effect.gen(function*() {
+        const baseUrl = yield* BaseUrl
+        const address = new Ed25519Keypair().toSuiAddress()
+        const refused = yield* post(`${baseUrl}/v1/auth/challenge`, { address, admin: true })
+        assert.strictEqual(refused.status, 400)
+        const body = JSON.parse(refused.text) as Record<string, unknown>
+        assert.strictEqual(body.code, "INVALID")
+        assert.match(String(body.reason), /^body\.admin: /)
+        assert.strictEqual((yield* post(`${baseUrl}/v1/auth/challenge`, { address })).status, 200)
+      }))
+
+    it.effect("a private key anywhere in a body is refused before anything is stored or logged, and the refusal never repeats it", () =>
+      Effect.gen(function*() {
+        const baseUrl = yield* BaseUrl
+        const client = yield* makeApiClient(baseUrl)
+        const { session } = yield* fundedOwner(client)
+        const leaked = new Ed25519Keypair()
+        const bech32 = leaked.getSecretKey()
+        const rawHex = Buffer.from(randomBytes(32)).toString("hex")
+        const rawBase64 = randomBytes(64).toString("base64")
+        const agent = new Ed25519Keypair().toSuiAddress()
+        const base = createRequest(agent, "k").payload
+
+        const attempts: ReadonlyArray<readonly [Record<string, unknown>, string]> = [
+          [{ ...base, privateKey: bech32 }, "body.privateKey"],
+          [{ ...base, name: `my key is ${bech32}` }, "body.name"],
+          [{ ...base, agentSecret: `0x${rawHex}` }, "body.agentSecret"],
+          [{ ...base, assetScopes: [{ ...base.assetScopes[0], seed: rawBase64 }] }, "body.assetScopes.0.seed"]
+        ]
+        for (const [payload, path] of attempts) {
+          const refused = yield* post(`${baseUrl}/v1/delegated-signers`, payload, session.authorization)
+          assert.strictEqual(refused.status, 400, refused.text)
+          const body = JSON.parse(refused.text) as Record<string, unknown>
+          assert.strictEqual(body.code, "INVALID")
+          assert.strictEqual(body.reason, `${path}: looks like a private key; keys never leave the wallet`)
+          for (const secret of [bech32, rawHex, rawBase64]) assert.notInclude(refused.text, secret)
+        }
+
+        const listed = yield* Effect.promise(() =>
+          fetch(`${baseUrl}/v1/delegated-signers`, { headers: { authorization: session.authorization } }).then((r) => r.json() as Promise<{ delegatedSigners: Array<unknown> }>))
+        assert.deepStrictEqual(listed.delegatedSigners, [], "nothing was written")
+        assert.isAbove(logs.length, 5, "the server logged during the test")
+        for (const secret of [bech32, rawHex, rawBase64]) {
+          assert.isFalse(logs.some((line) => line.includes(secret)), "a private key reached the logs")
+        }
+      }))
+  })
+})
