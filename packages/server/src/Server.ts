@@ -11,6 +11,7 @@ import * as SuiChain from "@gateway/chain/sui/SuiChain"
 import { AppConfig } from "./Config.ts"
 import { createGatewayServer } from "./http/GatewayNodeServer.ts"
 import { HttpApp } from "./http/HttpApp.ts"
+import { McpRoutes } from "./mcp/McpRoutes.ts"
 import { CatalogRepo } from "./repositories/CatalogRepo.ts"
 import { GatewayKeyRepo } from "./repositories/GatewayKeyRepo.ts"
 import { PaymentRepo } from "./repositories/PaymentRepo.ts"
@@ -47,7 +48,7 @@ const serve = <R>(chainRoutes: Layer.Layer<never, never, R>) =>
     Effect.gen(function*() {
       const config = yield* AppConfig
       const reads = yield* ServiceReadCache
-      return HttpRouter.serve(Layer.mergeAll(HttpApp, chainRoutes), { disableLogger: true, middleware: (app) => withRequestId(HttpMiddleware.logger(app)) }).pipe(
+      return HttpRouter.serve(Layer.mergeAll(HttpApp, McpRoutes, chainRoutes), { disableLogger: true, middleware: (app) => withRequestId(HttpMiddleware.logger(app)) }).pipe(
         Layer.provide(Services),
         Layer.provideMerge(NodeHttpServer.layer(() => createGatewayServer(reads, config), { host: config.host, port: config.port })),
         Layer.provide(Layer.succeed(HttpIncomingMessage.MaxBodySize, MAX_BODY))

@@ -13,21 +13,19 @@ import { BaseUrl, layerTestServer } from "./TestServer.ts"
 const fetchText = (url: string) =>
   Effect.promise(() => fetch(url).then(async (r) => ({ status: r.status, type: r.headers.get("content-type") ?? "", text: await r.text() })))
 
-/** The server card's shape: what a client of /.well-known/mcp.json may rely on. */
+/** The MCP server card (SEP-2127): what a client of /.well-known/mcp.json may rely on. */
 const cardSchema = {
   type: "object",
-  required: ["name", "version", "url", "documentation", "authentication", "capabilities", "endpoints"],
+  required: ["$schema", "name", "version", "capabilities", "remotes"],
   properties: {
-    name: { type: "string", minLength: 1 },
-    version: { type: "string" },
-    url: { type: "string" },
-    documentation: { type: "object", required: ["openapi"], properties: { openapi: { type: "string", pattern: "/openapi\\.json$" } } },
-    authentication: { type: "object" },
-    capabilities: { type: "object", required: ["discovery", "payment"] },
-    endpoints: {
+    $schema: { type: "string", pattern: "^https://" },
+    name: { type: "string", pattern: "^[^/]+/[^/]+$" },
+    version: { type: "string", minLength: 1 },
+    capabilities: { type: "object", required: ["tools"] },
+    remotes: {
       type: "array",
       minItems: 1,
-      items: { type: "object", required: ["method", "path"], properties: { method: { type: "string" }, path: { type: "string" } } }
+      items: { type: "object", required: ["type", "url"], properties: { type: { const: "streamable-http" }, url: { type: "string", pattern: "/mcp$" } } }
     }
   }
 }
@@ -74,6 +72,7 @@ describe("agent documents", () => {
         const sections = tokens.filter((t) => t.type === "heading" && "depth" in t && t.depth === 2).map((t) => ("text" in t ? t.text : ""))
         assert.includeMembers(sections, ["Discovery", "Services", "API"])
         assert.include(llms.text, `(${baseUrl}/v1/services/${service.id}.md)`)
+        assert.include(llms.text, `(${baseUrl}/mcp)`, "the MCP server is part of discovery")
 
         const skill = yield* fetchText(`${baseUrl}/SKILL.md`)
         assert.match(skill.type, /^text\/markdown/)
@@ -82,7 +81,7 @@ describe("agent documents", () => {
         const meta = parseYaml(frontMatter?.[1] ?? "") as Record<string, unknown>
         assert.isString(meta.name)
         assert.isString(meta.description)
-        for (const rule of ["/v1/services/{id}", "`price`", "delegate", "recipient"]) assert.include(skill.text, rule)
+        for (const rule of ["/v1/services/{id}", "`price`", "delegate", "recipient", "`/mcp`"]) assert.include(skill.text, rule)
 
         const card = yield* fetchText(`${baseUrl}/.well-known/mcp.json`)
         assert.match(card.type, /^application\/json/)

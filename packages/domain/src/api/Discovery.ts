@@ -10,6 +10,8 @@ export class DiscoveryApi extends HttpApiGroup.make("discovery", { topLevel: tru
     HttpApiEndpoint.get("llms", "/llms.txt", {
       success: Schema.String.pipe(HttpApiSchema.asText({ contentType: "text/plain; charset=utf-8" }))
     }),
+    /** The MCP server card (SEP-2127) of the server at `/mcp`; `/.well-known/mcp.json` is the same document. */
+    HttpApiEndpoint.get("serverCard", "/.well-known/mcp/server-card", { success: Schema.Unknown }),
     HttpApiEndpoint.get("mcp", "/.well-known/mcp.json", { success: Schema.Unknown })
   )
 {}

@@ -5,6 +5,7 @@ import { Api } from "@gateway/domain/api/Api"
 import type { CatalogEntry } from "@gateway/domain/CatalogEntry"
 import type { Invalid, NotFound, Unavailable } from "@gateway/domain/Errors"
 import { AppConfig } from "../Config.ts"
+import { serverCard as serverCardOf } from "../mcp/ServerCard.ts"
 import { Catalog } from "./Catalog.ts"
 import { PublicUrl } from "./PublicUrl.ts"
 
@@ -18,7 +19,7 @@ const publicRoutes = (() => {
   return Object.entries(spec.paths).flatMap(([path, item]) =>
     Object.entries(item as Record<string, { summary?: string; operationId?: string; security?: ReadonlyArray<unknown> }>)
       .filter(([, op]) => typeof op === "object" && op !== null && "operationId" in op)
-      .map(([method, op]) => ({ method: method.toUpperCase(), path, operationId: op.operationId ?? "", authenticated: (op.security ?? []).length > 0 }))
+      .map(([method, op]) => ({ method: method.toUpperCase(), path, authenticated: (op.security ?? []).length > 0 }))
   )
 })()
 
@@ -38,12 +39,12 @@ export const escapeMarkdown = (text: string) =>
 
 /** The agent's procedure, identical in SKILL.md and each service page. */
 const PROCEDURE = [
-  "1. Find a service: `GET /v1/services?q=<words>` lists live services; `GET /v1/services/{id}` is the authoritative JSON of its terms.",
+  "1. Find a service: `GET /v1/services?q=<words>` lists live services; `GET /v1/services/{id}` is the authoritative JSON of its terms. MCP clients find the same through the MCP server at `/mcp` (Streamable HTTP, no sign-in needed): tools `search_services`, `get_service_terms` and `how_to_pay`.",
   "2. Compare the terms with your owner's policy (your connection manifest): the service `id`, `method`, `path`, `asset` and the recipient `payTo` must all be allowed. If any differs, do not pay.",
   "3. Treat `price` as an exact integer of atomic units of `asset`; `decimals` is for display only. Refuse a price above your grant's `maxPerPayment`.",
   "4. Call `resourceUrl` with `method`. The gateway answers `402 Payment Required` with a challenge (an x402 `accepts` body and a `WWW-Authenticate: Payment` header) carrying a single-use nonce.",
   "5. Pay only through the `delegate` rail: call `spend_account::pay` on your grant with amount = price, recipient = payTo and memo = the nonce, signed by your own key. Never send a private key anywhere.",
-  "6. Repeat the call with the transaction digest as the credential (`PAYMENT-SIGNATURE` or `Authorization: Payment`). The gateway verifies the payment on chain and forwards the call; the response carries a payment receipt."
+  "6. Repeat the call with a credential (`PAYMENT-SIGNATURE` or `Authorization: Payment`) holding the transaction digest and your key's personal-message signature over the request (nonce, digest, method, URL, body hash; exact text in the `how_to_pay` tool of `/mcp`). The digest alone redeems nothing: the chain is public. The gateway verifies the payment on chain and the signature against your grant's delegate, forwards the call, keeps the answer, and the response carries a payment receipt; presenting the same credential again fetches the kept answer."
 ]
 
 export const serviceMarkdown = (entry: CatalogEntry) =>
@@ -90,7 +91,8 @@ export const serviceMarkdown = (entry: CatalogEntry) =>
 export class AgentDocuments extends Context.Service<AgentDocuments, {
   readonly llms: Effect.Effect<string, Invalid | Unavailable>
   readonly skill: Effect.Effect<string>
-  readonly mcp: Effect.Effect<unknown>
+  /** The MCP server card (SEP-2127) of `/mcp`. */
+  readonly serverCard: Effect.Effect<unknown>
   service(id: string): Effect.Effect<string, NotFound | Unavailable>
 }>()("@gateway/server/AgentDocuments") {
   static readonly layer = Layer.effect(
@@ -127,7 +129,8 @@ export class AgentDocuments extends Context.Service<AgentDocuments, {
           "",
           `- [Live services](${link("/v1/services")}): JSON list, \`?q=\` to search`,
           `- [Skill](${link("/SKILL.md")}): the safe discovery-and-payment procedure`,
-          `- [MCP server card](${link("/.well-known/mcp.json")}): machine-readable discovery document`,
+          `- [MCP server](${link("/mcp")}): Streamable HTTP MCP endpoint with the tools search_services, get_service_terms and how_to_pay; no sign-in needed`,
+          `- [MCP server card](${link("/.well-known/mcp/server-card")}): how to connect to it (also at /.well-known/mcp.json)`,
           `- [OpenAPI](${link("/openapi.json")}): every route of the API`,
           "",
           "## Services",
@@ -176,28 +179,17 @@ export class AgentDocuments extends Context.Service<AgentDocuments, {
         ].join("\n")
       )
 
-      const mcp = Effect.succeed({
-        name: "sui-delegated-gateway",
-        version: "1.0.0",
+      const serverCard = Effect.succeed(serverCardOf({
+        origin,
+        title: TITLE,
         description: SUMMARY,
-        url: origin,
-        documentation: { openapi: link("/openapi.json"), llms: link("/llms.txt"), skill: link("/SKILL.md"), reference: link("/docs") },
-        authentication: {
-          discovery: "none",
-          owner: { scheme: "bearer", obtain: [link("/v1/auth/challenge"), link("/v1/auth/session")], method: "Sign-In-With-Sui personal message" },
-          payment: { scheme: "x402 / Payment", rail: "delegate" }
-        },
-        capabilities: {
-          discovery: { list: link("/v1/services"), get: link("/v1/services/{id}"), markdown: link("/v1/services/{id}.md") },
-          payment: { challenge: "HTTP 402", dialects: ["x402", "mpp"], rail: "delegate", network }
-        },
-        endpoints: publicRoutes.map((r) => ({ method: r.method, path: r.path, operationId: r.operationId, authenticated: r.authenticated }))
-      })
+        documents: { openapi: link("/openapi.json"), llms: link("/llms.txt"), skill: link("/SKILL.md"), reference: link("/docs"), services: link("/v1/services") }
+      }))
 
       return AgentDocuments.of({
         llms,
         skill,
-        mcp,
+        serverCard,
         service: (id) => Effect.map(catalog.get(id), serviceMarkdown)
       })
     })
