@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from "node:child_process"
 import { readFileSync } from "node:fs"
 import { createServer } from "node:net"
+import { Schema } from "effect"
 
 /** A free loopback port, so runs never collide. */
 export const freePort = () =>
@@ -26,6 +27,21 @@ export interface RunningServer {
   readonly stop: () => Promise<void>
 }
 
+/** `npm start`'s command line: leading `NAME=value` words are its environment, the words after `node` its arguments. */
+export const startCommand = () => {
+  const { scripts } = Schema.decodeUnknownSync(Schema.Struct({ scripts: Schema.Struct({ start: Schema.String }) }))(
+    JSON.parse(readFileSync("package.json", "utf8"))
+  )
+  const words = scripts.start.split(/\s+/).filter((word) => word !== "")
+  const node = words.indexOf("node")
+  if (node < 0) throw new Error(`the start script does not run node: ${scripts.start}`)
+  const env = Object.fromEntries(words.slice(0, node).map((word) => {
+    const at = word.indexOf("=")
+    return [word.slice(0, at), word.slice(at + 1)]
+  }))
+  return { env, args: words.slice(node + 1) }
+}
+
 /**
  * Starts the real gateway (`packages/server/src/main.ts`) in its own Node
  * process, as `npm start` does, and waits for its first healthy answer.
@@ -33,9 +49,10 @@ export interface RunningServer {
 export const startGateway = async (env: Record<string, string>): Promise<RunningServer> => {
   const port = await freePort()
   const started = performance.now()
-  const child = spawn(process.execPath, ["packages/server/src/main.ts"], {
-    // The same compile cache `npm start` gives the server (package.json).
-    env: { NODE_COMPILE_CACHE: "node_modules/.cache/node-compile", ...process.env, ...env, PORT: String(port), HOST: "127.0.0.1" },
+  // The same environment (compile cache) and Node flags `npm start` gives the server (package.json).
+  const command = startCommand()
+  const child = spawn(process.execPath, command.args, {
+    env: { ...command.env, ...process.env, ...env, PORT: String(port), HOST: "127.0.0.1" },
     stdio: ["ignore", "ignore", "inherit"]
   })
   const url = `http://127.0.0.1:${port}`

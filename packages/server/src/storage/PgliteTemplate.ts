@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs"
+import { existsSync, mkdirSync, openAsBlob, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { PGlite, type PGliteOptions } from "@electric-sql/pglite"
@@ -20,8 +20,20 @@ const { version } = Schema.decodeUnknownSync(Schema.Struct({ version: Schema.Str
 const cacheDir = fileURLToPath(new URL("../../../../node_modules/.cache/gateway-pglite/", import.meta.url))
 const templatePath = join(cacheDir, `pglite-${version}.tar`)
 
+/**
+ * Postgres's memory lives in PGlite's WebAssembly memory, which never shrinks.
+ * Stock settings size it for a dedicated server: shared_buffers 128 MB (and
+ * wal_buffers 4 MB, a 32nd of it) took the WASM memory to 189 MiB, most of it
+ * resident. The gateway's working set is a few MB, and a page missing from the
+ * buffers is read from the data directory's file (the OS page cache, or
+ * PGlite's in-memory files), so 16 MB keeps what it uses hot; the WASM memory
+ * then stays at its 128 MiB floor (the module's declared minimum), of which
+ * only the touched pages are resident. docs/performance.md, "Memory".
+ */
+const startParams = [...PGlite.defaultStartParams, "-c", "shared_buffers=16MB"]
+
 /** The extensions the migrations create (pg_trgm for catalog search): PGlite loads them at start. */
-const options: PGliteOptions = { extensions: { pg_trgm } }
+const options: PGliteOptions = { extensions: { pg_trgm }, startParams }
 
 const holdsCluster = (dataDir: string | undefined) =>
   dataDir !== undefined && !dataDir.startsWith("memory://") && existsSync(join(dataDir, "PG_VERSION"))
@@ -42,7 +54,9 @@ export const openPglite = async (dataDir: string | undefined): Promise<PGlite> =
   if (holdsCluster(dataDir)) return PGlite.create(dataDir, options)
   if (!existsSync(templatePath)) return createAndKeepTemplate(dataDir)
   try {
-    return await PGlite.create(dataDir, { ...options, loadDataDir: new Blob([readFileSync(templatePath)]) })
+    // PGlite keeps its options for its lifetime, so the template is handed over as a
+    // file-backed Blob: an in-memory copy would stay resident (40 MB) for as long as the server runs.
+    return await PGlite.create(dataDir, { ...options, loadDataDir: await openAsBlob(templatePath) })
   } catch (cause) {
     // A damaged template is dropped so the next start makes it again.
     rmSync(templatePath, { force: true })
