@@ -9,26 +9,11 @@ import { PositiveAtomicAmount } from "@gateway/domain/Amount"
 import { CoinType } from "@gateway/domain/CoinType"
 import { SuiAddress } from "@gateway/domain/SuiAddress"
 import { BaseUrl, layerTestServer } from "./TestServer.ts"
+import { cardSchema } from "./ServerCardSchema.ts"
 
 const fetchText = (url: string) =>
   Effect.promise(() => fetch(url).then(async (r) => ({ status: r.status, type: r.headers.get("content-type") ?? "", text: await r.text() })))
 
-/** The MCP server card (SEP-2127): what a client of /.well-known/mcp.json may rely on. */
-const cardSchema = {
-  type: "object",
-  required: ["$schema", "name", "version", "capabilities", "remotes"],
-  properties: {
-    $schema: { type: "string", pattern: "^https://" },
-    name: { type: "string", pattern: "^[^/]+/[^/]+$" },
-    version: { type: "string", minLength: 1 },
-    capabilities: { type: "object", required: ["tools"] },
-    remotes: {
-      type: "array",
-      minItems: 1,
-      items: { type: "object", required: ["type", "url"], properties: { type: { const: "streamable-http" }, url: { type: "string", pattern: "/mcp$" } } }
-    }
-  }
-}
 
 describe("agent documents", () => {
   layer(Layer.mergeAll(layerTestServer(), FetchLayer), { excludeTestServices: true })((it) => {

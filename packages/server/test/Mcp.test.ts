@@ -10,6 +10,7 @@ import { CoinType } from "@gateway/domain/CoinType"
 import { PROOF_VERSION } from "@gateway/domain/PaymentProof"
 import { SuiAddress } from "@gateway/domain/SuiAddress"
 import { BaseUrl, layerTestServer } from "./TestServer.ts"
+import { cardSchema } from "./ServerCardSchema.ts"
 
 /** An MCP client from the reference SDK, connected for the scope's lifetime. */
 const connect = (baseUrl: string) =>
@@ -27,22 +28,6 @@ const call = (client: Client, name: string, args: Record<string, unknown>) => Ef
 const textOf = (result: Awaited<ReturnType<Client["callTool"]>>) =>
   Array.isArray(result.content) ? result.content.map((c: { type: string; text?: string }) => c.text ?? "").join("") : ""
 
-/** SEP-2127's required fields, and a streamable-http remote. */
-const cardSchema = {
-  type: "object",
-  required: ["$schema", "name", "version", "capabilities", "remotes"],
-  properties: {
-    $schema: { type: "string", pattern: "^https://" },
-    name: { type: "string", pattern: "^[^/]+/[^/]+$" },
-    version: { type: "string", minLength: 1 },
-    capabilities: { type: "object", required: ["tools"] },
-    remotes: {
-      type: "array",
-      minItems: 1,
-      items: { type: "object", required: ["type", "url"], properties: { type: { const: "streamable-http" }, url: { type: "string" } } }
-    }
-  }
-}
 
 describe("MCP server", () => {
   layer(Layer.mergeAll(layerTestServer(), FetchLayer), { excludeTestServices: true })((it) => {

@@ -1,20 +1,14 @@
 import { randomBytes } from "node:crypto"
 import { Ed25519Keypair } from "@mysten/sui/keypairs/ed25519"
 import { assert, describe, layer } from "@effect/vitest"
-import { Cause, Effect, Layer, Logger, References } from "effect"
+import { Effect, Layer } from "effect"
 import { FetchLayer, makeApiClient } from "@gateway/client"
 import { createRequest, fundedOwner } from "../Scenario.ts"
 import { TestLedger } from "../TestLedger.ts"
 import { BaseUrl, layerTestServer, TestStore } from "../TestServer.ts"
+import { captureLogs, wholeLine } from "../LogCapture.ts"
 
-/** Every log line the server writes during the test, at every level, annotations included. */
-const logs: Array<string> = []
-const Capture = Layer.mergeAll(
-  Logger.layer([Logger.make((options) => {
-    logs.push(`${String(options.message)} ${Cause.pretty(options.cause)} ${JSON.stringify(options.fiber.getRef(References.CurrentLogAnnotations))}`)
-  })]),
-  Layer.succeed(References.MinimumLogLevel, "All")
-)
+const { logs, layer: Capture } = captureLogs()
 
 const post = (url: string, body: unknown, authorization?: string) =>
   Effect.promise(async () => {
@@ -75,7 +69,7 @@ describe("request bodies are strict", () => {
         assert.deepStrictEqual(listed.delegatedSigners, [], "nothing was written")
         assert.isAbove(logs.length, 5, "the server logged during the test")
         for (const secret of [bech32, rawHex, rawBase64]) {
-          assert.isFalse(logs.some((line) => line.includes(secret)), "a private key reached the logs")
+          assert.isFalse(logs.some((line) => wholeLine(line).includes(secret)), "a private key reached the logs")
         }
       }))
   })

@@ -1,20 +1,10 @@
 import { connect } from "node:net"
 import { assert, describe, layer } from "@effect/vitest"
-import { Cause, Effect, Layer, Logger, References } from "effect"
+import { Effect, Layer } from "effect"
 import { BaseUrl, layerTestServer, StoreSwitch, SwitchableStore } from "../TestServer.ts"
+import { captureLogs } from "../LogCapture.ts"
 
-/** Every log line the server writes, with its level and annotations. */
-const logs: Array<{ readonly level: string; readonly text: string; readonly annotations: Readonly<Record<string, unknown>> }> = []
-const Capture = Layer.mergeAll(
-  Logger.layer([Logger.make((options) => {
-    logs.push({
-      level: options.logLevel,
-      text: `${String(options.message)} ${Cause.pretty(options.cause)}`,
-      annotations: options.fiber.getRef(References.CurrentLogAnnotations)
-    })
-  })]),
-  Layer.succeed(References.MinimumLogLevel, "All")
-)
+const { logs, layer: Capture } = captureLogs()
 
 const REQUEST_TIMEOUT_MS = 1_000
 

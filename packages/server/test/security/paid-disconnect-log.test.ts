@@ -1,6 +1,6 @@
 import { connect } from "node:net"
 import { assert, describe, layer } from "@effect/vitest"
-import { Cause, Effect, Layer, Logger, References } from "effect"
+import { Effect, Layer } from "effect"
 import { LocalLedger } from "@gateway/chain/local/LocalLedger"
 import { FetchLayer } from "@gateway/client"
 import { challengeOf, credential, pay, refs } from "../PayByHand.ts"
@@ -8,19 +8,9 @@ import { HeldUpstream } from "../HeldUpstream.ts"
 import { TestLedger } from "../TestLedger.ts"
 import { layerTestServer } from "../TestServer.ts"
 import { paidService } from "./paid-env.ts"
+import { captureLogs } from "../LogCapture.ts"
 
-/** Every log line the server writes, with its level and annotations. */
-const logs: Array<{ readonly level: string; readonly text: string; readonly annotations: Readonly<Record<string, unknown>> }> = []
-const Capture = Layer.mergeAll(
-  Logger.layer([Logger.make((options) => {
-    logs.push({
-      level: options.logLevel,
-      text: `${String(options.message)} ${Cause.pretty(options.cause)}`,
-      annotations: options.fiber.getRef(References.CurrentLogAnnotations)
-    })
-  })]),
-  Layer.succeed(References.MinimumLogLevel, "All")
-)
+const { logs, layer: Capture } = captureLogs()
 
 /** A gateway logging into `logs`, whose only allow-listed upstream is the held seller. */
 const Env = Layer.unwrap(Effect.map(HeldUpstream, (held) =>
