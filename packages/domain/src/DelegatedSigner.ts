@@ -1,6 +1,6 @@
 import { Schema } from "effect"
 import { AssetScope } from "./AssetScope.ts"
-import { GrantView, PreparedGrant, PreparedGrantChange } from "./Grant.ts"
+import { Grant, GrantView, OnChainPolicyId, PreparedGrant, PreparedGrantChange } from "./Grant.ts"
 import { DelegatedSignerId, GrantId, PolicyId, ProfileId } from "./Ids.ts"
 import { GrantStatus, SignerStatus } from "./SignerStatus.ts"
 import { ObjectId, SuiAddress } from "./SuiAddress.ts"
@@ -107,3 +107,26 @@ export const ListQuery = Schema.Struct({
   ),
   cursor: Schema.optionalKey(Schema.String.pipe(Schema.check(Schema.isMaxLength(200))))
 })
+
+/**
+ * The delegated signer aggregate: the signer and every grant it holds, as
+ * stored. Statuses that depend on time (expiry, the pending window) are never
+ * stored but read through `signer/SignerView.ts`.
+ */
+export const DelegatedSigner = Schema.Struct({
+  id: DelegatedSignerId,
+  /** Creation order, for paging. */
+  seq: Schema.BigInt,
+  owner: SuiAddress,
+  agentAddress: SuiAddress,
+  name: Schema.String,
+  profileIds: Schema.Array(ProfileId),
+  policyIds: Schema.Array(PolicyId),
+  onChainPolicyIds: Schema.Array(OnChainPolicyId),
+  /** The policy snapshot taken at create, handed to the agent in its manifest. */
+  policyRules: Schema.Array(Schema.Unknown),
+  createdAtMs: Schema.Number,
+  updatedAtMs: Schema.Number,
+  grants: Schema.Array(Grant)
+})
+export type DelegatedSigner = typeof DelegatedSigner.Type

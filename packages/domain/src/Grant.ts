@@ -2,7 +2,7 @@ import { Schema } from "effect"
 import { AtomicAmount } from "./Amount.ts"
 import { CoinType } from "./CoinType.ts"
 import { GrantId, PolicyId } from "./Ids.ts"
-import { GrantViewStatus } from "./SignerStatus.ts"
+import { GrantStatus, GrantViewStatus } from "./SignerStatus.ts"
 import { ObjectId, SuiAddress } from "./SuiAddress.ts"
 
 export const Caps = Schema.Struct({
@@ -55,3 +55,23 @@ export const GrantView = Schema.Struct({
   expiry: Schema.String
 })
 export type GrantView = typeof GrantView.Type
+
+/**
+ * A grant as the signer aggregate holds it: one asset scope, its stored
+ * lifecycle status, and the object it became on chain once its create verified.
+ */
+export const Grant = Schema.Struct({
+  id: GrantId,
+  coinType: CoinType,
+  poolId: ObjectId,
+  sessionCap: AtomicAmount,
+  maxPerPayment: AtomicAmount,
+  /** Milliseconds since the epoch; 0 for no expiry. */
+  expiryMs: Schema.BigInt,
+  /** Which pause/resume functions apply: 0 for grants from create_policy_grant. */
+  kind: Schema.Number,
+  status: GrantStatus,
+  grantObjectId: Schema.NullOr(ObjectId),
+  createdAtMs: Schema.Number
+})
+export type Grant = typeof Grant.Type

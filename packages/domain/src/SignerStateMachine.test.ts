@@ -53,12 +53,29 @@ describe("SignerStateMachine", () => {
     expect(aggregate(["revoked", "revoking"])).toBe("partially_revoked")
     expect(aggregate(["revoked", "revoked"])).toBe("revoked")
     expect(aggregate(["revoked", "failed"])).toBe("revoked")
-    expect(aggregate(["pausing", "active"])).toBe("pausing")
+    expect(aggregate(["pausing", "pausing"])).toBe("pausing")
+    expect(aggregate(["pausing", "paused"])).toBe("pausing")
     expect(aggregate(["paused", "paused"])).toBe("paused")
     expect(aggregate(["paused", "active"])).toBe("partially_active")
     expect(aggregate(["failed", "failed"])).toBe("failed")
     expect(aggregate(["expired", "expired"])).toBe("expired")
     expect(aggregate(["expired", "active"])).toBe("active")
+  })
+
+  it("says what can pay: a pause never hides an active grant, and a pending one cannot pay", () => {
+    expect(aggregate(["pausing", "active"])).toBe("partially_active")
+    expect(aggregate(["paused", "active"])).toBe("partially_active")
+    expect(aggregate(["paused", "pending"])).toBe("paused")
+    expect(aggregate(["pausing", "pending"])).toBe("pausing")
+    fc.assert(
+      fc.property(fc.array(viewed, { minLength: 1, maxLength: 6 }), (grants) => {
+        const status = aggregate(grants)
+        if (status === "paused" || status === "pausing" || status === "awaiting_owner_signature") {
+          expect(grants.includes("active")).toBe(false)
+        }
+      }),
+      { seed: 7 }
+    )
   })
 
   it("reads a live grant past its expiry as expired, and never a terminal one", () => {

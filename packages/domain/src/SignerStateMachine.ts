@@ -47,9 +47,13 @@ export const viewStatus = (status: GrantStatus, expiryMs: bigint, nowMs: number)
   expiryMs !== 0n && BigInt(nowMs) >= expiryMs && !TERMINAL.includes(status) ? "expired" : status
 
 /**
- * The aggregate status of a signer from its grants' (view) statuses.
- * Revocation dominates (it is terminal), then failure and expiry when they
- * cover every grant, then the pause path, then activation.
+ * The aggregate status of a signer from its grants' (view) statuses: it says
+ * what can pay. Revocation dominates (it is terminal), then failure and
+ * expiry when they cover every grant. A pending grant cannot pay, so it counts
+ * only while no grant exists on chain (`awaiting_owner_signature`) or beside
+ * one that can (`partially_active`); an active grant beside paused or pausing
+ * ones makes the signer `partially_active`, never `paused`, so an owner's
+ * pause cannot hide a grant able to pay (docs/decisions.md, "Signer aggregate").
  */
 export const aggregate = (grants: ReadonlyArray<GrantViewStatus>): SignerStatus => {
   const count = (s: GrantViewStatus) => grants.filter((g) => g === s).length
@@ -59,10 +63,9 @@ export const aggregate = (grants: ReadonlyArray<GrantViewStatus>): SignerStatus 
   if (revoked > 0) return all("revoked", "failed", "expired") ? "revoked" : "partially_revoked"
   if (all("failed")) return "failed"
   if (all("expired", "failed")) return "expired"
-  if (count("pausing") > 0) return "pausing"
-  const live = grants.filter((g) => g !== "failed" && g !== "expired")
-  if (live.every((g) => g === "paused")) return "paused"
-  if (live.every((g) => g === "pending")) return "awaiting_owner_signature"
-  if (live.every((g) => g === "active")) return "active"
-  return "partially_active"
+  const onChain = grants.filter((g) => g !== "failed" && g !== "expired" && g !== "pending")
+  if (onChain.length === 0) return "awaiting_owner_signature"
+  const active = count("active")
+  if (active === 0) return count("pausing") > 0 ? "pausing" : "paused"
+  return active === onChain.length && count("pending") === 0 ? "active" : "partially_active"
 }

@@ -285,6 +285,49 @@ describe("delegated signer rules", () => {
         assert.strictEqual(done.signerStatus, "revoked")
       }))
 
+    it.effect("an owner's pause never hides a grant able to pay: a create finalized after it reads partially_active and the next pause takes it", () =>
+      Effect.gen(function*() {
+        const ledger = yield* TestLedger
+        const { client, owner, asOwner, id, first, second } = yield* twoAssetSigner("LATE", "pause-then-create")
+        const finalizeWith = (txKindBytes: string, grantId: GrantId, finalize: "finalizeCreate" | "finalizePause") =>
+          Effect.gen(function*() {
+            const digest = yield* ledger.execute(txKindBytes, owner)
+            yield* ledger.checkpoint
+            return yield* client.delegatedSigners[finalize]({ params: { id, grantId }, payload: { digest } }).pipe(asOwner)
+          })
+        yield* finalizeWith(first.txKindBytes, first.grantId, "finalizeCreate")
+        const pause = yield* client.delegatedSigners.preparePause({ params: { id } }).pipe(asOwner)
+        assert.deepStrictEqual(pause.grants.map((g) => g.grantId), [first.grantId])
+        const [pauseKind] = pause.grants
+        if (pauseKind === undefined) return assert.fail("a pause kind")
+        // Nothing can pay: the other grant awaits its owner's signature.
+        assert.strictEqual((yield* finalizeWith(pauseKind.txKindBytes, first.grantId, "finalizePause")).signerStatus, "paused")
+
+        const late = yield* finalizeWith(second.txKindBytes, second.grantId, "finalizeCreate")
+        assert.deepStrictEqual({ status: late.status, signerStatus: late.signerStatus }, { status: "active", signerStatus: "partially_active" })
+        assert.strictEqual((yield* signerOf(client, asOwner, id)).status, "partially_active")
+        const again = yield* client.delegatedSigners.preparePause({ params: { id } }).pipe(asOwner)
+        assert.deepStrictEqual(again.grants.map((g) => g.grantId), [second.grantId])
+      }))
+
+    it.effect("a replayed create answers the prepared kinds with the signer's current status", () =>
+      Effect.gen(function*() {
+        const ledger = yield* TestLedger
+        const { client, owner, asOwner } = yield* setup
+        const request = createRequest(newAgent(), "replay-after-activation")
+        const created = yield* client.delegatedSigners.create(request).pipe(asOwner)
+        const before = yield* client.delegatedSigners.create(request).pipe(asOwner)
+        assert.deepStrictEqual(before, { ...created, idempotentReplay: true })
+        const [grant] = created.grants
+        if (grant === undefined) return assert.fail("a grant")
+        const digest = yield* ledger.execute(grant.txKindBytes, owner)
+        yield* ledger.checkpoint
+        yield* client.delegatedSigners.finalizeCreate({ params: { id: created.delegatedSignerId, grantId: grant.grantId }, payload: { digest } })
+          .pipe(asOwner)
+        const after = yield* client.delegatedSigners.create(request).pipe(asOwner)
+        assert.deepStrictEqual(after, { ...created, status: "active", idempotentReplay: true })
+      }))
+
     it.effect("a prepare step moves grants only from the status it read: one stale grant and nothing is written", () =>
       Effect.gen(function*() {
         const ledger = yield* TestLedger

@@ -1,50 +1,24 @@
 import { Context, Data, Effect, Layer, Option, Schema } from "effect"
 import { SqlClient, SqlError } from "effect/sql"
+import { DelegatedSigner } from "@gateway/domain/DelegatedSigner"
 import type { Unavailable } from "@gateway/domain/Errors"
-import { GrantStatus } from "@gateway/domain/SignerStatus"
+import { Grant } from "@gateway/domain/Grant"
+import type { DelegatedSignerId, GrantId } from "@gateway/domain/Ids"
+import { applyDecision, type DigestRecord, digestRecordFor, type FinalizeDecision, type FinalizeStep, type RecordedDigest } from "@gateway/domain/signer/DecideFinalize"
+import type { GrantMove } from "@gateway/domain/signer/PlanPrepare"
 import type { SuiAddress } from "@gateway/domain/SuiAddress"
 import { storeUnavailable } from "../storage/StoreErrors.ts"
 
-const Json = <S extends Schema.Top>(schema: S) =>
-  Schema.Union([schema, Schema.fromJsonString(schema)])
+/** The aggregate as the store hands it over: one JSON document, numbers too large for JSON as decimal strings. */
+const StoredGrant = Schema.Struct({ ...Grant.fields, expiryMs: Schema.BigIntFromString })
+const StoredSigner = Schema.Struct({ ...DelegatedSigner.fields, seq: Schema.BigIntFromString, grants: Schema.Array(StoredGrant) })
+const StoredRecord = Schema.NullOr(Schema.Struct({ grantId: Schema.String, action: Schema.String }))
 
-export const GrantRow = Schema.Struct({
-  id: Schema.String,
-  signer_id: Schema.String,
-  position: Schema.Number,
-  coin_type: Schema.String,
-  pool_id: Schema.String,
-  session_cap: Schema.String,
-  max_per_payment: Schema.String,
-  expiry_ms: Schema.String,
-  kind: Schema.Number,
-  status: GrantStatus,
-  grant_object_id: Schema.NullOr(Schema.String),
-  created_at: Schema.Unknown,
-  updated_at: Schema.Unknown
-})
-export type GrantRow = typeof GrantRow.Type
-
-export const SignerRow = Schema.Struct({
-  id: Schema.String,
-  /** BIGINT identity, as the driver returns it (bigint); only ever compared and printed. */
-  seq: Schema.Unknown,
-  owner_address: Schema.String,
-  agent_address: Schema.String,
-  name: Schema.String,
-  profile_ids: Json(Schema.Array(Schema.String)),
-  policy_ids: Json(Schema.Array(Schema.String)),
-  on_chain_policy_ids: Json(Schema.Array(Schema.Number)),
-  policy_rules: Json(Schema.Array(Schema.Unknown)),
-  created_at: Schema.Unknown,
-  updated_at: Schema.Unknown
-})
-export type SignerRow = typeof SignerRow.Type
-
-export interface SignerWithGrants {
-  readonly signer: SignerRow
-  readonly grants: ReadonlyArray<GrantRow>
-}
+/** Drivers hand `json` back parsed or as text, depending on the driver. */
+const json = (value: unknown): unknown => (typeof value === "string" ? JSON.parse(value) : value)
+const decodeSigner = (value: unknown): DelegatedSigner => Schema.decodeUnknownSync(StoredSigner)(json(value))
+const decodeRecord = (value: unknown) => Option.fromNullishOr(Schema.decodeUnknownSync(StoredRecord)(json(value)))
+const decodeFields = Schema.decodeUnknownSync(Schema.Record(Schema.String, Schema.Unknown))
 
 export interface NewSigner {
   readonly id: string
@@ -70,64 +44,53 @@ export interface NewSigner {
   readonly now: Date
 }
 
-/** What a locked grant may become; decided by the caller, purely, from the grant and what its digest is recorded for. */
-export type GrantDecision<E> =
-  | { readonly _tag: "Apply"; readonly status: GrantStatus; readonly grantObjectId?: string }
-  | { readonly _tag: "Keep" }
-  | { readonly _tag: "Refuse"; readonly error: E }
-
-export type TransitionResult<E> =
+export type TransitionResult =
   | { readonly _tag: "NotFound" }
-  | { readonly _tag: "Applied"; readonly grant: GrantRow }
-  | { readonly _tag: "Kept"; readonly grant: GrantRow }
-  | { readonly _tag: "Refused"; readonly error: E }
-  /** A concurrent transaction recorded this digest (or bound its grant object) for another grant first. */
+  | { readonly _tag: "Applied"; readonly signer: DelegatedSigner }
+  | { readonly _tag: "Kept"; readonly signer: DelegatedSigner }
+  | { readonly _tag: "Refused"; readonly reason: string }
+  /** A concurrent transaction recorded this digest (or bound its grant object) first. */
   | { readonly _tag: "DigestTaken" }
 
-export interface TransitionInput<E> {
+export interface TransitionInput {
   readonly owner: SuiAddress
-  readonly signerId: string
-  readonly grantId: string
+  readonly signerId: DelegatedSignerId
+  readonly grantId: GrantId
   readonly digest: string
-  readonly action: string
+  readonly step: FinalizeStep
   readonly now: Date
-  readonly decide: (locked: LockedGrant) => GrantDecision<E>
+  /** Decides from the signer and the digest's record as read under the lock. */
+  readonly decide: (locked: { readonly signer: DelegatedSigner; readonly grant: Grant; readonly record: DigestRecord }) => FinalizeDecision
 }
-
-export interface LockedGrant {
-  readonly grant: GrantRow
-  /** The action this digest was already recorded for on this grant, if any. */
-  readonly recordedAction: Option.Option<string>
-  /** Whether this digest is recorded for a different grant. */
-  readonly digestUsedElsewhere: boolean
-}
-
-const toDate = (value: unknown) => new Date(value instanceof Date ? value : String(value))
-export const iso = (value: unknown) => toDate(value).toISOString()
 
 const uniqueViolation = (error: SqlError.SqlError) => error.reason._tag === "UniqueViolation"
 
 /** Rolls a prepare step back when a grant is no longer in the state it was read in. */
 class GrantMoved extends Data.TaggedError("GrantMoved") {}
 
-/** SQL for delegated signers, their grants and the digests that moved them. */
+/**
+ * SQL for delegated signers, their grants and the digests that moved them.
+ * Every read answers the whole aggregate in one statement; rows never leave.
+ */
 export class SignerRepo extends Context.Service<SignerRepo, {
-  findByIdempotencyKey(owner: SuiAddress, key: string): Effect.Effect<Option.Option<{ requestHash: string; createResponse: string }>, Unavailable>
+  /** The create an idempotency key stands for, with the signer as it is now. */
+  findByIdempotencyKey(owner: SuiAddress, key: string): Effect.Effect<Option.Option<{ requestHash: string; createResponse: string; signer: DelegatedSigner }>, Unavailable>
   /** Inserts signer and grants atomically; `false` when the owner's idempotency key is already taken. */
   insert(signer: NewSigner): Effect.Effect<boolean, Unavailable>
-  get(owner: SuiAddress, id: string): Effect.Effect<Option.Option<SignerWithGrants>, Unavailable>
-  list(owner: SuiAddress, limit: number, beforeSeq: Option.Option<number>): Effect.Effect<ReadonlyArray<SignerWithGrants>, Unavailable>
+  get(owner: SuiAddress, id: string): Effect.Effect<Option.Option<DelegatedSigner>, Unavailable>
   /**
-   * Locks one grant of the owner's signer, lets `decide` choose its next state
-   * from what it reads, and records the digest, all in one transaction: the
-   * loser of a race reads the winner's result.
+   * The signer with what a digest is recorded for among the owner's grants,
+   * read together; another owner's digests stay invisible.
    */
-  transition<E>(input: TransitionInput<E>): Effect.Effect<TransitionResult<E>, Unavailable>
+  getWithDigest(owner: SuiAddress, id: string, digest: string): Effect.Effect<Option.Option<{ signer: DelegatedSigner; recorded: Option.Option<RecordedDigest> }>, Unavailable>
+  list(owner: SuiAddress, limit: number, beforeSeq: Option.Option<bigint>): Effect.Effect<ReadonlyArray<DelegatedSigner>, Unavailable>
   /**
-   * Which of the owner's grants and which change a digest was already recorded
-   * for, if any; another owner's digests stay invisible.
+   * Locks every grant of the owner's signer, lets `decide` choose the grant's
+   * next state from the signer and the digest's record read under that lock,
+   * records the digest and answers the signer as written, all in one
+   * transaction: the loser of a race reads the winner's result.
    */
-  findTransition(owner: SuiAddress, digest: string): Effect.Effect<Option.Option<{ grantId: string; action: string }>, Unavailable>
+  transition(input: TransitionInput): Effect.Effect<TransitionResult, Unavailable>
   /**
    * Moves grants between states without a digest (prepare steps), in one
    * transaction, each only from the exact state it was read in; `false`, with
@@ -136,7 +99,7 @@ export class SignerRepo extends Context.Service<SignerRepo, {
   setStatuses(input: {
     owner: SuiAddress
     signerId: string
-    changes: ReadonlyArray<{ grantId: string; from: GrantStatus; to: GrantStatus }>
+    changes: ReadonlyArray<GrantMove>
     now: Date
   }): Effect.Effect<boolean, Unavailable>
 }>()("@gateway/server/SignerRepo") {
@@ -144,32 +107,27 @@ export class SignerRepo extends Context.Service<SignerRepo, {
     SignerRepo,
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
-      const decodeSigner = Schema.decodeUnknownSync(SignerRow)
-      const decodeGrant = Schema.decodeUnknownSync(GrantRow)
 
-      const grantsOf = (signerIds: ReadonlyArray<string>) =>
-        signerIds.length === 0
-          ? Effect.succeed([])
-          : sql`SELECT * FROM grants WHERE signer_id IN ${sql.in(signerIds)} ORDER BY signer_id, position`.pipe(
-            Effect.map((rows) => rows.map((row) => decodeGrant(row)))
-          )
-
-      const withGrants = (rows: ReadonlyArray<unknown>) =>
-        Effect.gen(function*() {
-          const signers = rows.map((row) => decodeSigner(row))
-          const grants = yield* grantsOf(signers.map((s) => s.id))
-          return signers.map((signer) => ({ signer, grants: grants.filter((g) => g.signer_id === signer.id) }))
-        })
-
-      const signerColumns = sql`id, seq, owner_address, agent_address, name, profile_ids, policy_ids,
-        on_chain_policy_ids, policy_rules, created_at, updated_at`
+      const epochMs = (column: string) => sql.literal(`floor(extract(epoch FROM ${column}) * 1000)`)
+      const grantJson = sql`json_build_object('id', g.id, 'coinType', g.coin_type, 'poolId', g.pool_id,
+        'sessionCap', g.session_cap, 'maxPerPayment', g.max_per_payment, 'expiryMs', g.expiry_ms, 'kind', g.kind,
+        'status', g.status, 'grantObjectId', g.grant_object_id, 'createdAtMs', ${epochMs("g.created_at")})`
+      const signerFields = sql`'id', s.id, 'seq', s.seq::text, 'owner', s.owner_address, 'agentAddress', s.agent_address,
+        'name', s.name, 'profileIds', s.profile_ids, 'policyIds', s.policy_ids, 'onChainPolicyIds', s.on_chain_policy_ids,
+        'policyRules', s.policy_rules, 'createdAtMs', ${epochMs("s.created_at")}, 'updatedAtMs', ${epochMs("s.updated_at")}`
+      const signerJson = sql`json_build_object(${signerFields}, 'grants', COALESCE((SELECT json_agg(${grantJson} ORDER BY g.position)
+        FROM grants g WHERE g.signer_id = s.id), '[]'::json))`
 
       return SignerRepo.of({
         findByIdempotencyKey: (owner, key) =>
-          sql<{ request_hash: string; create_response: string }>`SELECT request_hash, create_response
-              FROM delegated_signers WHERE owner_address = ${owner} AND idempotency_key = ${key}`.pipe(
+          sql<{ request_hash: string; create_response: string; signer: unknown }>`SELECT request_hash, create_response,
+              ${signerJson} AS signer FROM delegated_signers s WHERE owner_address = ${owner} AND idempotency_key = ${key}`.pipe(
             Effect.map((rows) =>
-              Option.map(Option.fromNullishOr(rows[0]), (r) => ({ requestHash: r.request_hash, createResponse: r.create_response }))
+              Option.map(Option.fromNullishOr(rows[0]), (r) => ({
+                requestHash: r.request_hash,
+                createResponse: r.create_response,
+                signer: decodeSigner(r.signer)
+              }))
             ),
             storeUnavailable
           ),
@@ -197,64 +155,73 @@ export class SignerRepo extends Context.Service<SignerRepo, {
           ),
 
         get: (owner, id) =>
-          sql`SELECT ${signerColumns} FROM delegated_signers WHERE id = ${id} AND owner_address = ${owner}`.pipe(
-            Effect.flatMap(withGrants),
-            Effect.map((rows) => Option.fromNullishOr(rows[0])),
+          sql<{ signer: unknown }>`SELECT ${signerJson} AS signer FROM delegated_signers s
+              WHERE s.id = ${id} AND s.owner_address = ${owner}`.pipe(
+            Effect.map((rows) => Option.map(Option.fromNullishOr(rows[0]), (r) => decodeSigner(r.signer))),
+            storeUnavailable
+          ),
+
+        getWithDigest: (owner, id, digest) =>
+          sql<{ signer: unknown; recorded: unknown }>`SELECT ${signerJson} AS signer,
+              (SELECT json_build_object('grantId', t.grant_id, 'action', t.action) FROM grant_transitions t
+                JOIN grants tg ON tg.id = t.grant_id JOIN delegated_signers ts ON ts.id = tg.signer_id
+                WHERE t.digest = ${digest} AND ts.owner_address = ${owner}) AS recorded
+              FROM delegated_signers s WHERE s.id = ${id} AND s.owner_address = ${owner}`.pipe(
+            Effect.map((rows) =>
+              Option.map(Option.fromNullishOr(rows[0]), (r) => ({ signer: decodeSigner(r.signer), recorded: decodeRecord(r.recorded) }))
+            ),
             storeUnavailable
           ),
 
         list: (owner, limit, beforeSeq) =>
           Option.match(beforeSeq, {
             onNone: () =>
-              sql`SELECT ${signerColumns} FROM delegated_signers WHERE owner_address = ${owner}
-                  ORDER BY seq DESC LIMIT ${limit}`,
+              sql<{ signer: unknown }>`SELECT ${signerJson} AS signer FROM delegated_signers s WHERE s.owner_address = ${owner}
+                  ORDER BY s.seq DESC LIMIT ${limit}`,
             onSome: (seq) =>
-              sql`SELECT ${signerColumns} FROM delegated_signers WHERE owner_address = ${owner} AND seq < ${seq}
-                  ORDER BY seq DESC LIMIT ${limit}`
-          }).pipe(Effect.flatMap(withGrants), storeUnavailable),
+              sql<{ signer: unknown }>`SELECT ${signerJson} AS signer FROM delegated_signers s WHERE s.owner_address = ${owner}
+                  AND s.seq < ${seq.toString()} ORDER BY s.seq DESC LIMIT ${limit}`
+          }).pipe(Effect.map((rows) => rows.map((r) => decodeSigner(r.signer))), storeUnavailable),
 
-        transition: <E>(input: TransitionInput<E>) =>
+        transition: (input) =>
           sql.withTransaction(
             Effect.gen(function*() {
-              const rows = yield* sql`SELECT g.* FROM grants g JOIN delegated_signers s ON s.id = g.signer_id
-                  WHERE g.id = ${input.grantId} AND g.signer_id = ${input.signerId} AND s.owner_address = ${input.owner}
-                  FOR UPDATE OF g`
-              const row = rows[0]
-              const result = (r: TransitionResult<E>) => r
-              if (row === undefined) return result({ _tag: "NotFound" })
-              const grant = decodeGrant(row)
-              const recorded = yield* sql<{ grant_id: string; action: string }>`SELECT grant_id, action
-                  FROM grant_transitions WHERE digest = ${input.digest}`
-              const mine = recorded.find((r) => r.grant_id === input.grantId)
-              const decision = input.decide({
-                grant,
-                recordedAction: Option.map(Option.fromNullishOr(mine), (r) => r.action),
-                digestUsedElsewhere: recorded.some((r) => r.grant_id !== input.grantId)
-              })
-              if (decision._tag === "Refuse") return result({ _tag: "Refused", error: decision.error })
-              if (decision._tag === "Keep") return result({ _tag: "Kept", grant })
+              // Every grant of the signer, in position order (as setStatuses locks them), so the siblings read here are current.
+              const rows = yield* sql<{ grant: unknown; signer: unknown }>`SELECT ${grantJson} AS grant,
+                  json_build_object(${signerFields}) AS signer
+                  FROM grants g JOIN delegated_signers s ON s.id = g.signer_id
+                  WHERE g.signer_id = ${input.signerId} AND s.owner_address = ${input.owner}
+                  ORDER BY g.position FOR UPDATE OF g`
+              const first = rows[0]
+              if (first === undefined) return { _tag: "NotFound" } satisfies TransitionResult
+              const signer = decodeSigner({ ...decodeFields(json(first.signer)), grants: rows.map((r) => json(r.grant)) })
+              const grant = signer.grants.find((g) => g.id === input.grantId)
+              if (grant === undefined) return { _tag: "NotFound" } satisfies TransitionResult
+              // Its own statement, after the lock: a statement's snapshot predates the wait, and a finalize that
+              // held the lock has recorded the digest since.
+              const recorded = yield* sql<{ recorded: unknown }>`SELECT json_build_object('grantId', grant_id, 'action', action)
+                  AS recorded FROM grant_transitions WHERE digest = ${input.digest}`
+              const record = digestRecordFor(decodeRecord(recorded[0]?.recorded ?? null), input.grantId)
+              const decision = input.decide({ signer, grant, record })
+              if (decision._tag === "Refuse") return { _tag: "Refused", reason: decision.reason } satisfies TransitionResult
+              if (decision._tag === "Keep") return { _tag: "Kept", signer } satisfies TransitionResult
               const at = input.now.toISOString()
-              yield* sql`INSERT INTO grant_transitions (digest, grant_id, action, created_at)
-                  VALUES (${input.digest}, ${input.grantId}, ${input.action}, ${at})`
-              const updated = yield* sql`UPDATE grants SET status = ${decision.status},
-                  grant_object_id = COALESCE(${decision.grantObjectId ?? null}, grant_object_id), updated_at = ${at}
-                  WHERE id = ${input.grantId} RETURNING *`
-              yield* sql`UPDATE delegated_signers SET updated_at = ${at} WHERE id = ${input.signerId}`
-              return result({ _tag: "Applied", grant: decodeGrant(updated[0]) })
+              // One statement: the digest, the grant and the signer's updated_at.
+              yield* sql`WITH recorded AS (
+                    INSERT INTO grant_transitions (digest, grant_id, action, created_at)
+                    VALUES (${input.digest}, ${input.grantId}, ${input.step}, ${at})
+                  ), touched AS (
+                    UPDATE delegated_signers SET updated_at = ${at} WHERE id = ${input.signerId}
+                  )
+                  UPDATE grants SET status = ${decision.status},
+                    grant_object_id = COALESCE(${decision.grantObjectId}, grant_object_id), updated_at = ${at}
+                  WHERE id = ${input.grantId}`
+              return { _tag: "Applied", signer: applyDecision(signer, grant.id, decision, input.now.getTime()) } satisfies TransitionResult
             })
           ).pipe(
-            // The row lock covers one grant only: a concurrent finalize of another grant with this digest
-            // commits first and this insert hits the key. The failure has rolled the transaction back; the
-            // caller answers CONFLICT, not UNAVAILABLE.
-            Effect.catchIf(uniqueViolation, () => Effect.succeed<TransitionResult<E>>({ _tag: "DigestTaken" })),
-            storeUnavailable
-          ),
-
-        findTransition: (owner, digest) =>
-          sql<{ grant_id: string; action: string }>`SELECT t.grant_id, t.action FROM grant_transitions t
-              JOIN grants g ON g.id = t.grant_id JOIN delegated_signers s ON s.id = g.signer_id
-              WHERE t.digest = ${digest} AND s.owner_address = ${owner}`.pipe(
-            Effect.map((rows) => Option.map(Option.fromNullishOr(rows[0]), (r) => ({ grantId: r.grant_id, action: r.action }))),
+            // A concurrent transaction recorded this digest (or bound this object) and committed first; the
+            // failure has rolled this one back. The caller answers from the store, not UNAVAILABLE.
+            Effect.catchIf(uniqueViolation, () => Effect.succeed({ _tag: "DigestTaken" } satisfies TransitionResult)),
             storeUnavailable
           ),
 
@@ -262,13 +229,17 @@ export class SignerRepo extends Context.Service<SignerRepo, {
           sql.withTransaction(
             Effect.gen(function*() {
               const at = input.now.toISOString()
+              const locked = yield* sql<{ id: string; status: string }>`SELECT g.id, g.status FROM grants g
+                  JOIN delegated_signers s ON s.id = g.signer_id
+                  WHERE g.signer_id = ${input.signerId} AND s.owner_address = ${input.owner}
+                  ORDER BY g.position FOR UPDATE OF g`
               for (const change of input.changes) {
-                const moved = yield* sql`UPDATE grants SET status = ${change.to}, updated_at = ${at}
-                    WHERE id = ${change.grantId} AND signer_id = ${input.signerId} AND status = ${change.from} RETURNING id`
-                if (moved.length === 0) return yield* new GrantMoved()
+                if (!locked.some((g) => g.id === change.grantId && g.status === change.from)) return yield* new GrantMoved()
               }
-              yield* sql`UPDATE delegated_signers SET updated_at = ${at}
-                  WHERE id = ${input.signerId} AND owner_address = ${input.owner}`
+              for (const change of input.changes) {
+                yield* sql`UPDATE grants SET status = ${change.to}, updated_at = ${at} WHERE id = ${change.grantId}`
+              }
+              yield* sql`UPDATE delegated_signers SET updated_at = ${at} WHERE id = ${input.signerId}`
               return true
             })
           ).pipe(

@@ -1,61 +1,62 @@
 import { Context, Effect, Layer } from "effect"
 import { Chain } from "@gateway/chain/Chain"
-import type { Unavailable, VerificationError } from "@gateway/domain/Errors"
+import type { ChainTransaction } from "@gateway/domain/chain/ChainTransaction"
+import type { DelegatedSigner } from "@gateway/domain/DelegatedSigner"
+import type { VerificationError } from "@gateway/domain/Errors"
+import type { Grant } from "@gateway/domain/Grant"
 import type { FinalizeAction } from "@gateway/domain/SignerStateMachine"
-import type { SuiAddress } from "@gateway/domain/SuiAddress"
+import { ObjectId } from "@gateway/domain/SuiAddress"
 import { verifyGrantCreated } from "@gateway/domain/verify/GrantCreatedVerifier"
 import { verifyGrantPauseSet } from "@gateway/domain/verify/GrantPauseSetVerifier"
 import { verifyGrantRevoked } from "@gateway/domain/verify/GrantRevokedVerifier"
-import type { GrantRow, SignerRow } from "../repositories/SignerRepo.ts"
 
 /** What verification established: for a create, the grant's object id on chain. */
 export interface VerifiedFacts {
-  readonly grantObjectId?: string
+  readonly grantObjectId: ObjectId | null
 }
 
 /**
- * Fetches a digest from the chain and judges it with the pure verifier for the
- * change being finalized, against what this service prepared.
+ * Judges a fetched transaction with the pure verifier for the change being
+ * finalized, against what this service prepared, under the chain's package.
  */
 export class GrantVerification extends Context.Service<GrantVerification, {
   verify(
     action: FinalizeAction,
-    prepared: { readonly owner: SuiAddress; readonly signer: SignerRow; readonly grant: GrantRow },
-    digest: string
-  ): Effect.Effect<VerifiedFacts, VerificationError | Unavailable>
+    prepared: { readonly signer: DelegatedSigner; readonly grant: Grant },
+    tx: ChainTransaction
+  ): Effect.Effect<VerifiedFacts, VerificationError>
 }>()("@gateway/server/GrantVerification") {
   static readonly layer = Layer.effect(
     GrantVerification,
     Effect.gen(function*() {
-      const chain = yield* Chain
+      const { pkg } = yield* Chain
       return GrantVerification.of({
-        verify: Effect.fn("GrantVerification.verify")(function*(action, { owner, signer, grant }, digest) {
-          const tx = yield* chain.getTransaction(digest)
-          const objectId = grant.grant_object_id
+        verify: Effect.fn("GrantVerification.verify")(function*(action, { signer, grant }, tx) {
+          const owner = signer.owner
+          const grantObjectId = grant.grantObjectId ?? ""
           switch (action) {
-            case "finalizeCreate":
-              return yield* verifyGrantCreated({
-                pkg: chain.pkg,
+            case "finalizeCreate": {
+              const created = yield* verifyGrantCreated({
+                pkg,
                 grantId: grant.id,
                 owner,
-                delegate: signer.agent_address,
-                poolId: grant.pool_id,
-                coinType: grant.coin_type,
-                sessionCap: BigInt(grant.session_cap),
-                maxPerPayment: BigInt(grant.max_per_payment),
-                expiryMs: BigInt(grant.expiry_ms),
-                policyIds: signer.on_chain_policy_ids.map(BigInt)
+                delegate: signer.agentAddress,
+                poolId: grant.poolId,
+                coinType: grant.coinType,
+                sessionCap: BigInt(grant.sessionCap),
+                maxPerPayment: BigInt(grant.maxPerPayment),
+                expiryMs: grant.expiryMs,
+                policyIds: signer.onChainPolicyIds.map(BigInt)
               }, tx)
+              return { grantObjectId: ObjectId.make(created.grantObjectId) }
+            }
             case "finalizeRevoke":
-              return yield* verifyGrantRevoked({ pkg: chain.pkg, owner, grantObjectId: objectId ?? "" }, tx)
+              yield* verifyGrantRevoked({ pkg, owner, grantObjectId }, tx)
+              return { grantObjectId: null }
             case "finalizePause":
             case "finalizeResume":
-              return yield* verifyGrantPauseSet({
-                pkg: chain.pkg,
-                owner,
-                grantObjectId: objectId ?? "",
-                paused: action === "finalizePause"
-              }, tx)
+              yield* verifyGrantPauseSet({ pkg, owner, grantObjectId, paused: action === "finalizePause" }, tx)
+              return { grantObjectId: null }
           }
         })
       })
