@@ -46,6 +46,10 @@ const STALE_FORWARD_MS = 4 * UPSTREAM_TIMEOUT_MS
 /** The methods a service answers to: its declared one, and HEAD beside GET. */
 const methodsOf = (entry: CatalogEntry): ReadonlyArray<string> => entry.method === "GET" ? ["GET", "HEAD"] : [entry.method]
 
+/** The body the seller receives, and so the one a proof hashes: none for GET and HEAD, whatever the caller sent. */
+const sentBody = (request: PaidCallRequest): Uint8Array | undefined =>
+  request.method === "GET" || request.method === "HEAD" ? undefined : request.body
+
 /**
  * Paid calls: a call without a valid payment gets a 402 challenge (x402 and
  * MPP) with a single-use nonce; a call with one is verified on chain, proven
@@ -159,12 +163,11 @@ export class PaidCalls extends Context.Service<PaidCalls, {
       ) {
         // The seller's own credential, decrypted for this forward only; never logged.
         const secret = Option.getOrUndefined(Option.map(target.upstreamCredential, Redacted.value))
-        const bodyless = request.method === "GET" || request.method === "HEAD"
         const answer = yield* callUpstream({
           url: `${target.upstreamUrl}${request.search}`,
           method: request.method,
           headers: upstreamHeaders({ caller: request.headers, secret, clientAddress: request.clientAddress, proto, digest: credential.digest }),
-          body: bodyless ? undefined : request.body
+          body: sentBody(request)
         }, limits)
         if (answer._tag !== "Answered" || answer.status >= 500) {
           yield* persist(repo.settleFailed(credential.digest, answer._tag === "Answered" ? answer.status : null))
@@ -179,7 +182,7 @@ export class PaidCalls extends Context.Service<PaidCalls, {
         method: request.method,
         resourceUrl: entry.resourceUrl,
         search: request.search,
-        body: request.method === "GET" || request.method === "HEAD" ? new Uint8Array() : request.body
+        body: sentBody(request) ?? new Uint8Array()
       })
 
       const inFlight = () => new Conflict({ message: "This payment is being used by another request", reason: "payment_in_flight" })
