@@ -97,6 +97,8 @@ export const defaults: AppConfigShape = {
   keepAliveTimeoutMs: 5_000
 }
 
+const int = (name: string, fallback: number) => Config.Int(name).pipe(Config.withDefault(fallback))
+
 const list = (name: string, fallback: ReadonlyArray<string>) =>
   Config.String(name).pipe(
     Config.map((value) => value.split(",").map((s) => s.trim()).filter((s) => s.length > 0)),
@@ -173,26 +175,26 @@ export class AppConfig extends Context.Service<AppConfig, AppConfigShape>()("@ga
     databaseUrl: Config.option(Config.Redacted("DATABASE_URL")),
     dataDir: Config.option(Config.String("DATA_DIR")),
     internalHopSecret: Config.option(Config.Redacted("INTERNAL_HOP_SECRET")),
-    internalHopWindowMs: Config.Int("INTERNAL_HOP_WINDOW_MS").pipe(Config.withDefault(defaults.internalHopWindowMs)),
-    sessionTtlMs: Config.Int("SESSION_TTL_MS").pipe(Config.withDefault(defaults.sessionTtlMs)),
-    challengeTtlMs: Config.Int("CHALLENGE_TTL_MS").pipe(Config.withDefault(defaults.challengeTtlMs)),
-    pendingGrantTtlMs: Config.Int("PENDING_GRANT_TTL_MS").pipe(Config.withDefault(defaults.pendingGrantTtlMs)),
-    ledgerCheckpointMs: Config.Int("LEDGER_CHECKPOINT_MS").pipe(Config.withDefault(defaults.ledgerCheckpointMs)),
+    internalHopWindowMs: int("INTERNAL_HOP_WINDOW_MS", defaults.internalHopWindowMs),
+    sessionTtlMs: int("SESSION_TTL_MS", defaults.sessionTtlMs),
+    challengeTtlMs: int("CHALLENGE_TTL_MS", defaults.challengeTtlMs),
+    pendingGrantTtlMs: int("PENDING_GRANT_TTL_MS", defaults.pendingGrantTtlMs),
+    ledgerCheckpointMs: int("LEDGER_CHECKPOINT_MS", defaults.ledgerCheckpointMs),
     supportedAssets: list("SUPPORTED_ASSETS", defaults.supportedAssets),
-    paymentChallengeSeconds: Config.Int("PAYMENT_CHALLENGE_SECONDS").pipe(Config.withDefault(defaults.paymentChallengeSeconds)),
-    signInPerMinute: Config.Int("SIGN_IN_PER_MINUTE").pipe(Config.withDefault(defaults.signInPerMinute)),
-    signInChallengesPerMinute: Config.Int("SIGN_IN_CHALLENGES_PER_MINUTE").pipe(Config.withDefault(defaults.signInChallengesPerMinute)),
-    storeSweepIntervalMs: Config.Int("STORE_SWEEP_INTERVAL_MS").pipe(Config.withDefault(defaults.storeSweepIntervalMs)),
+    paymentChallengeSeconds: int("PAYMENT_CHALLENGE_SECONDS", defaults.paymentChallengeSeconds),
+    signInPerMinute: int("SIGN_IN_PER_MINUTE", defaults.signInPerMinute),
+    signInChallengesPerMinute: int("SIGN_IN_CHALLENGES_PER_MINUTE", defaults.signInChallengesPerMinute),
+    storeSweepIntervalMs: int("STORE_SWEEP_INTERVAL_MS", defaults.storeSweepIntervalMs),
     upstreamAllowHosts: list("UPSTREAM_ALLOW_HOSTS", defaults.upstreamAllowHosts),
-    upstreamMaxBodyBytes: Config.Int("UPSTREAM_MAX_BODY_BYTES").pipe(Config.withDefault(defaults.upstreamMaxBodyBytes)),
-    paidAnswerRetentionMs: Config.Int("PAID_ANSWER_RETENTION_MS").pipe(Config.withDefault(defaults.paidAnswerRetentionMs)),
+    upstreamMaxBodyBytes: int("UPSTREAM_MAX_BODY_BYTES", defaults.upstreamMaxBodyBytes),
+    paidAnswerRetentionMs: int("PAID_ANSWER_RETENTION_MS", defaults.paidAnswerRetentionMs),
     credentialsKey: Config.option(Config.Redacted("CREDENTIALS_KEY")),
-    sellerMaxDrafts: Config.Int("SELLER_MAX_DRAFTS").pipe(Config.withDefault(defaults.sellerMaxDrafts)),
-    sellerMaxLive: Config.Int("SELLER_MAX_LIVE").pipe(Config.withDefault(defaults.sellerMaxLive)),
-    llmsTxtMaxServices: Config.Int("LLMS_TXT_MAX_SERVICES").pipe(Config.withDefault(defaults.llmsTxtMaxServices)),
-    requestTimeoutMs: Config.Int("REQUEST_TIMEOUT_MS").pipe(Config.withDefault(defaults.requestTimeoutMs)),
-    headersTimeoutMs: Config.Int("HEADERS_TIMEOUT_MS").pipe(Config.withDefault(defaults.headersTimeoutMs)),
-    keepAliveTimeoutMs: Config.Int("KEEP_ALIVE_TIMEOUT_MS").pipe(Config.withDefault(defaults.keepAliveTimeoutMs)),
+    sellerMaxDrafts: int("SELLER_MAX_DRAFTS", defaults.sellerMaxDrafts),
+    sellerMaxLive: int("SELLER_MAX_LIVE", defaults.sellerMaxLive),
+    llmsTxtMaxServices: int("LLMS_TXT_MAX_SERVICES", defaults.llmsTxtMaxServices),
+    requestTimeoutMs: int("REQUEST_TIMEOUT_MS", defaults.requestTimeoutMs),
+    headersTimeoutMs: int("HEADERS_TIMEOUT_MS", defaults.headersTimeoutMs),
+    keepAliveTimeoutMs: int("KEEP_ALIVE_TIMEOUT_MS", defaults.keepAliveTimeoutMs),
     chain: chainConfig
   }).pipe(Config.map(({ chain, ...config }) => ({ ...config, ...chain })))
 
