@@ -2,7 +2,7 @@ import { connect, type AddressInfo } from "node:net"
 import { assert, describe, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { defaults } from "../Config.ts"
-import { ServiceReadCache } from "../services/ServiceReadCache.ts"
+import { ServiceReadCache } from "../catalog/ServiceReadCache.ts"
 import { createGatewayServer, type ServerTimeouts } from "./GatewayNodeServer.ts"
 
 const withServer = async (

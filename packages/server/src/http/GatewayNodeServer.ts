@@ -2,7 +2,7 @@ import { IncomingMessage, Server, ServerResponse } from "node:http"
 import { Socket } from "node:net"
 import type { Duplex } from "node:stream"
 import type { AppConfigShape } from "../Config.ts"
-import { CATALOG_CACHE_CONTROL, holdsCurrent, hotReadKey, type ServiceReadCache } from "../services/ServiceReadCache.ts"
+import { CATALOG_CACHE_CONTROL, holdsCurrent, hotReadKey, type ServiceReadCache } from "../catalog/ServiceReadCache.ts"
 
 const body = (code: "INVALID" | "UNAVAILABLE", message: string, reason: string) => JSON.stringify({ ok: false, code, message, reason })
 

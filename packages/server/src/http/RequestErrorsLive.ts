@@ -5,7 +5,7 @@ import { Invalid } from "@gateway/domain/Errors"
 import { RequestErrors } from "@gateway/domain/api/RequestErrors"
 import { exceedsJsonDepth, MAX_JSON_DEPTH } from "./JsonDepth.ts"
 import { jsonHoldsNul, nulInvalid } from "./NulText.ts"
-import { privateKeyPath } from "./PrivateKeys.ts"
+import { privateKeyPath } from "../secrets/PrivateKeys.ts"
 
 const formatter = SchemaIssue.makeFormatterStandardSchemaV1()
 

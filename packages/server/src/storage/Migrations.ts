@@ -1,14 +1,14 @@
 import { Effect, Layer } from "effect"
 import { Migrator, SqlClient } from "effect/sql"
-import ownerSessions from "../migrations/0001_owner_sessions.ts"
-import policies from "../migrations/0002_policies.ts"
-import catalog from "../migrations/0003_catalog.ts"
-import delegatedSigners from "../migrations/0004_delegated_signers.ts"
-import ledgerJournal from "../migrations/0005_ledger_journal.ts"
-import payments from "../migrations/0006_payments.ts"
-import paidAnswers from "../migrations/0007_paid_answers.ts"
-import sellerCredentials from "../migrations/0008_seller_credentials.ts"
-import sessionHygiene from "../migrations/0009_session_hygiene.ts"
+import ownerSessions from "./migrations/0001_owner_sessions.ts"
+import policies from "./migrations/0002_policies.ts"
+import catalog from "./migrations/0003_catalog.ts"
+import delegatedSigners from "./migrations/0004_delegated_signers.ts"
+import ledgerJournal from "./migrations/0005_ledger_journal.ts"
+import payments from "./migrations/0006_payments.ts"
+import paidAnswers from "./migrations/0007_paid_answers.ts"
+import sellerCredentials from "./migrations/0008_seller_credentials.ts"
+import sessionHygiene from "./migrations/0009_session_hygiene.ts"
 
 const loader = Migrator.fromRecord({
   "0001_owner_sessions": ownerSessions,

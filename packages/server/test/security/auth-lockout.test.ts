@@ -4,8 +4,8 @@ import { assert, describe, layer } from "@effect/vitest"
 import { Effect, Layer } from "effect"
 import { FetchLayer, makeApiClient, signIn, withOwner } from "@gateway/client"
 import { SuiAddress } from "@gateway/domain/SuiAddress"
-import { failsWith } from "../Assertions.ts"
-import { BaseUrl, layerTestServer } from "../TestServer.ts"
+import { failsWith } from "../support/Assertions.ts"
+import { BaseUrl, layerTestServer } from "../support/TestServer.ts"
 
 /** Another client than the test's own: the whole of 127/8 is loopback, so a second source address is a second client. */
 const ATTACKER_ADDRESS = "127.0.0.2"

@@ -4,7 +4,7 @@ import { Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import { FetchLayer, makeApiClient, signIn } from "@gateway/client"
 import { SuiAddress } from "@gateway/domain/SuiAddress"
-import { BaseUrl, layerTestServer } from "../TestServer.ts"
+import { BaseUrl, layerTestServer } from "../support/TestServer.ts"
 
 const call = (url: string, authorization: string, method = "GET") =>
   Effect.promise(async () => {

@@ -3,10 +3,10 @@ import { Ed25519Keypair } from "@mysten/sui/keypairs/ed25519"
 import { assert, describe, layer } from "@effect/vitest"
 import { Effect, Layer } from "effect"
 import { FetchLayer, makeApiClient } from "@gateway/client"
-import { createRequest, fundedOwner } from "../Scenario.ts"
-import { TestLedger } from "../TestLedger.ts"
-import { BaseUrl, layerTestServer, TestStore } from "../TestServer.ts"
-import { captureLogs, wholeLine } from "../LogCapture.ts"
+import { createRequest, fundedOwner } from "../support/Scenario.ts"
+import { TestLedger } from "../support/TestLedger.ts"
+import { BaseUrl, layerTestServer, TestStore } from "../support/TestServer.ts"
+import { captureLogs, wholeLine } from "../support/LogCapture.ts"
 
 const { logs, layer: Capture } = captureLogs()
 

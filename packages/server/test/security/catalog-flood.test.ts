@@ -2,9 +2,9 @@ import { assert, describe, layer } from "@effect/vitest"
 import { Effect, Layer } from "effect"
 import { makeApiClient } from "@gateway/client"
 import { defaults } from "../../src/Config.ts"
-import { BaseUrl, StoreSwitch, SwitchableStore } from "../TestServer.ts"
-import { Upstream } from "../Upstream.ts"
-import { call, sellerEnv, sellerSession, serviceOf, termsJson } from "./seller-env.ts"
+import { BaseUrl, StoreSwitch, SwitchableStore } from "../support/TestServer.ts"
+import { Upstream } from "../support/Upstream.ts"
+import { call, sellerEnv, sellerSession, serviceOf, termsJson } from "../support/SellerEnv.ts"
 
 /** The lines of `/llms.txt` that list a service. */
 const serviceLines = (llms: string) => llms.split("\n").filter((line) => line.startsWith("- [svc_"))

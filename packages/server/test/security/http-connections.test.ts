@@ -1,8 +1,8 @@
 import { connect } from "node:net"
 import { assert, describe, layer } from "@effect/vitest"
 import { Effect, Layer } from "effect"
-import { BaseUrl, layerTestServer, StoreSwitch, SwitchableStore } from "../TestServer.ts"
-import { captureLogs } from "../LogCapture.ts"
+import { BaseUrl, layerTestServer, StoreSwitch, SwitchableStore } from "../support/TestServer.ts"
+import { captureLogs } from "../support/LogCapture.ts"
 
 const { logs, layer: Capture } = captureLogs()
 

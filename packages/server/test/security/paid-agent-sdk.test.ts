@@ -2,10 +2,10 @@ import { assert, describe, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { makeAgent } from "@gateway/client/AgentSdk"
 import { ObjectId } from "@gateway/domain/SuiAddress"
-import { paidCallEnv } from "../Scenario.ts"
-import { TestLedger } from "../TestLedger.ts"
-import { Upstream } from "../Upstream.ts"
-import { paidService, serve } from "./paid-env.ts"
+import { paidCallEnv } from "../support/Scenario.ts"
+import { TestLedger } from "../support/TestLedger.ts"
+import { Upstream } from "../support/Upstream.ts"
+import { paidService, serve } from "../support/PaidEnv.ts"
 
 /**
  * Threat: a website (or a man in the middle of an agent's traffic) getting an

@@ -1,8 +1,8 @@
 import { assert, describe, layer } from "@effect/vitest"
 import { Effect, Layer } from "effect"
-import { challengeOf, credential, pay, refs } from "../PayByHand.ts"
-import { HeldUpstream } from "../HeldUpstream.ts"
-import { gatewayFor, paidService } from "./paid-env.ts"
+import { challengeOf, credential, pay, refs } from "../support/PayByHand.ts"
+import { HeldUpstream } from "../support/HeldUpstream.ts"
+import { gatewayFor, paidService } from "../support/PaidEnv.ts"
 
 /** A gateway whose only upstream is the held one, keeping answers `retentionMs`. */
 const heldEnv = (retentionMs: number) =>

@@ -1,9 +1,9 @@
 import { assert, describe, layer } from "@effect/vitest"
 import { Effect, Layer, Schedule } from "effect"
 import { SqlClient } from "effect/sql"
-import { challengeOf, present, pay, refs } from "../PayByHand.ts"
-import { Upstream } from "../Upstream.ts"
-import { gatewayFor, paidService } from "./paid-env.ts"
+import { challengeOf, present, pay, refs } from "../support/PayByHand.ts"
+import { Upstream } from "../support/Upstream.ts"
+import { gatewayFor, paidService } from "../support/PaidEnv.ts"
 
 const RETENTION_MS = 1_000
 const SWEEP_MS = 100

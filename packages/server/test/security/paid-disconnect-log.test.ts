@@ -3,12 +3,12 @@ import { assert, describe, layer } from "@effect/vitest"
 import { Effect, Layer } from "effect"
 import { LocalLedger } from "@gateway/chain/local/LocalLedger"
 import { FetchLayer } from "@gateway/client"
-import { challengeOf, credential, pay, refs } from "../PayByHand.ts"
-import { HeldUpstream } from "../HeldUpstream.ts"
-import { TestLedger } from "../TestLedger.ts"
-import { layerTestServer } from "../TestServer.ts"
-import { paidService } from "./paid-env.ts"
-import { captureLogs } from "../LogCapture.ts"
+import { challengeOf, credential, pay, refs } from "../support/PayByHand.ts"
+import { HeldUpstream } from "../support/HeldUpstream.ts"
+import { TestLedger } from "../support/TestLedger.ts"
+import { layerTestServer } from "../support/TestServer.ts"
+import { paidService } from "../support/PaidEnv.ts"
+import { captureLogs } from "../support/LogCapture.ts"
 
 const { logs, layer: Capture } = captureLogs()
 

@@ -1,9 +1,9 @@
 import { assert, describe, layer } from "@effect/vitest"
 import { Effect } from "effect"
-import { challengeOf, credential, pay, refs } from "../PayByHand.ts"
-import { paidCallEnv } from "../Scenario.ts"
-import { Upstream } from "../Upstream.ts"
-import { paidService, rawRequest } from "./paid-env.ts"
+import { challengeOf, credential, pay, refs } from "../support/PayByHand.ts"
+import { paidCallEnv } from "../support/Scenario.ts"
+import { Upstream } from "../support/Upstream.ts"
+import { paidService, rawRequest } from "../support/PaidEnv.ts"
 
 /**
  * Threat: an agent (or anyone holding a payment) calling a seller's API with

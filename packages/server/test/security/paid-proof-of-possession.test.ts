@@ -2,10 +2,10 @@ import { Ed25519Keypair } from "@mysten/sui/keypairs/ed25519"
 import { assert, describe, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
-import { challengeOf, pay, present, refs } from "../PayByHand.ts"
-import { paidCallEnv } from "../Scenario.ts"
-import { Upstream } from "../Upstream.ts"
-import { paidService } from "./paid-env.ts"
+import { challengeOf, pay, present, refs } from "../support/PayByHand.ts"
+import { paidCallEnv } from "../support/Scenario.ts"
+import { Upstream } from "../support/Upstream.ts"
+import { paidService } from "../support/PaidEnv.ts"
 
 /**
  * Threat: anyone reading the chain. A payment's digest and its challenge nonce

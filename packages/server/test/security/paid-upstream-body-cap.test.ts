@@ -1,7 +1,7 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Effect } from "effect"
-import { challengeOf, credential, pay, refs } from "../PayByHand.ts"
-import { gatewayFor, paidService, serve } from "./paid-env.ts"
+import { challengeOf, credential, pay, refs } from "../support/PayByHand.ts"
+import { gatewayFor, paidService, serve } from "../support/PaidEnv.ts"
 
 const MiB = 1024 * 1024
 const CAP = 10 * MiB

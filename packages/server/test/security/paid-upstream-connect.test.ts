@@ -1,7 +1,7 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Effect } from "effect"
-import { callUpstream } from "../../src/services/UpstreamForwarder.ts"
-import { serve } from "./paid-env.ts"
+import { callUpstream } from "../../src/upstream/UpstreamForwarder.ts"
+import { serve } from "../support/PaidEnv.ts"
 
 const limits = (allowHosts: ReadonlyArray<string>, ownHosts: ReadonlyArray<string> = []) => ({ allowHosts, ownHosts, maxBodyBytes: 1024, timeoutMs: 5_000 })
 

@@ -1,9 +1,9 @@
 import { assert, describe, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { makeApiClient } from "@gateway/client"
-import { BaseUrl } from "../TestServer.ts"
-import { Upstream } from "../Upstream.ts"
-import { sellerEnv, sellerSession, serviceOf, termsJson } from "./seller-env.ts"
+import { BaseUrl } from "../support/TestServer.ts"
+import { Upstream } from "../support/Upstream.ts"
+import { sellerEnv, sellerSession, serviceOf, termsJson } from "../support/SellerEnv.ts"
 
 describe("a seller cannot point the gateway at its own network", () => {
   layer(sellerEnv(), { excludeTestServices: true })((it) => {

@@ -1,0 +1,18 @@
+import { Effect } from "effect"
+import { HttpApiBuilder } from "effect/http-api"
+import { Api } from "@gateway/domain/api/Api"
+import { CurrentOwner } from "@gateway/domain/api/OwnerAuth"
+import { Catalog } from "./Catalog.ts"
+
+export const SellersHandlers = HttpApiBuilder.group(
+  Api,
+  "sellers",
+  Effect.fn(function*(handlers) {
+    const catalog = yield* Catalog
+    return handlers
+      .handle("register", ({ payload }) => CurrentOwner.use(({ address }) => catalog.register(address, payload)))
+      .handle("manage", ({ params }) => CurrentOwner.use(({ address }) => catalog.manage(address, params.id)))
+      .handle("edit", ({ params, payload }) => CurrentOwner.use(({ address }) => catalog.edit(address, params.id, payload)))
+      .handle("activate", ({ params }) => CurrentOwner.use(({ address }) => catalog.activate(address, params.id)))
+  })
+)

@@ -1,0 +1,300 @@
+import { encodePaymentResponseHeader } from "@x402/core/http"
+import { Clock, Context, Duration, Effect, Layer, Option, Redacted, Schedule, Schema } from "effect"
+import { Chain } from "@gateway/chain/Chain"
+import { normalizeCoinType } from "@gateway/domain/chain/SpendAccountModule"
+import type { CatalogEntry } from "@gateway/domain/CatalogEntry"
+import { Conflict, type NotFound, Unavailable, Unverified, type VerificationError } from "@gateway/domain/Errors"
+import { policyAllows, PolicyRule } from "@gateway/domain/Policy"
+import { verifyPayment } from "@gateway/domain/verify/PaymentVerifier"
+import { AppConfig } from "../Config.ts"
+import { GatewayKeyRepo } from "../storage/GatewayKeyRepo.ts"
+import { type PaidAnswer, type Payment, PaymentRepo } from "./PaymentRepo.ts"
+import { Catalog, type Forwardable } from "../catalog/Catalog.ts"
+import { mintNonce, openNonce } from "./ChallengeNonce.ts"
+import { type ChallengeTerms, challengeHeaders, type PaymentCredential, readCredential, x402Network, x402Required } from "./PaymentChallenge.ts"
+import { provesPossession } from "./PaymentProofCheck.ts"
+import { PublicUrl } from "../http/PublicUrl.ts"
+import { callUpstream, type UpstreamAnswer, upstreamHeaders } from "../upstream/UpstreamForwarder.ts"
+import { hostPortOf } from "../upstream/UpstreamPolicy.ts"
+
+export interface PaidCallRequest {
+  readonly serviceId: string
+  readonly method: string
+  readonly search: string
+  readonly headers: Readonly<Record<string, string | undefined>>
+  readonly body: Uint8Array
+  /** The caller's network address, as the seller's `X-Forwarded-For`. */
+  readonly clientAddress: string | undefined
+}
+
+export type PaidCallResult =
+  | { readonly _tag: "PaymentRequired"; readonly body: unknown; readonly headers: Record<string, string> }
+  | { readonly _tag: "Forwarded"; readonly status: number; readonly body: Uint8Array; readonly headers: Record<string, string> }
+  /** The service is not called with this method: nothing is challenged, accepted or forwarded. */
+  | { readonly _tag: "MethodNotAllowed"; readonly allow: ReadonlyArray<string> }
+
+type Refusal = NotFound | Conflict | Unavailable | VerificationError
+
+/** Who paid for a forward and how much, as the receipt reports it. */
+type PaidBy = { readonly payer: string; readonly amount: string }
+
+
+const UPSTREAM_TIMEOUT_MS = 15_000
+/** A forward still marked in flight after this long belongs to a request that died (crash, lost store): it may be taken over. */
+const STALE_FORWARD_MS = 4 * UPSTREAM_TIMEOUT_MS
+
+/** The methods a service answers to: its declared one, and HEAD beside GET. */
+const methodsOf = (entry: CatalogEntry): ReadonlyArray<string> => entry.method === "GET" ? ["GET", "HEAD"] : [entry.method]
+
+/** The body the seller receives, and so the one a proof hashes: none for GET and HEAD, whatever the caller sent. */
+const sentBody = (request: PaidCallRequest): Uint8Array | undefined =>
+  request.method === "GET" || request.method === "HEAD" ? undefined : request.body
+
+/**
+ * Paid calls: a call without a valid payment gets a 402 challenge (x402 and
+ * MPP) with a single-use nonce; a call with one is verified on chain, proven
+ * to come from the delegate that paid (its signature over this request), recorded
+ * (nonce and digest UNIQUE, so a replay fails even across replicas) and
+ * forwarded once to the seller. A forward that fails is recorded, and the same
+ * credential may be presented again to retry it; the seller's answer is kept,
+ * and the same credential gets it again within `paidAnswerRetentionMs`. Every
+ * `storeSweepIntervalMs` the answers kept longer are dropped (their payments
+ * stay), on every replica (the update is idempotent).
+ */
+export class PaidCalls extends Context.Service<PaidCalls, {
+  handle(request: PaidCallRequest): Effect.Effect<PaidCallResult, Refusal>
+}>()("@gateway/server/PaidCalls") {
+  static readonly layer = Layer.effect(
+    PaidCalls,
+    Effect.gen(function*() {
+      const catalog = yield* Catalog
+      const repo = yield* PaymentRepo
+      const chain = yield* Chain
+      const publicUrl = yield* PublicUrl
+      const config = yield* AppConfig
+      const keys = yield* GatewayKeyRepo
+      const now = Effect.map(Clock.currentTimeMillis, (ms) => new Date(ms))
+      const decodeRules = Schema.decodeUnknownSync(Schema.Array(PolicyRule))
+
+      const challengeKey = yield* keys.getOrCreate("payment_challenge")
+
+      // Minting writes nothing: the nonce carries its terms under the gateway's key (see ChallengeNonce).
+      const challenge = Effect.fnUntraced(function*(entry: CatalogEntry, reason: string) {
+        const at = yield* now
+        const expiresAt = new Date(at.getTime() + config.paymentChallengeSeconds * 1000)
+        const terms: ChallengeTerms = {
+          nonce: mintNonce(challengeKey, { serviceId: entry.id, revision: entry.activeRevision, expiresAtMs: expiresAt.getTime() }),
+          seconds: config.paymentChallengeSeconds,
+          expiresAt,
+          entry,
+          pkg: chain.pkg
+        }
+        return {
+          _tag: "PaymentRequired" as const,
+          body: { ok: false, code: "PAYMENT_REQUIRED", message: "This call must be paid", reason, ...x402Required(terms, reason) },
+          headers: challengeHeaders(terms, publicUrl.host, reason)
+        }
+      })
+
+      // The seller has answered: a store that blinks now would strand the payment in flight for
+      // STALE_FORWARD_MS and call the seller twice, so the settling write is retried briefly.
+      const persist = <A, E>(write: Effect.Effect<A, E>) => write.pipe(Effect.retry({ schedule: Schedule.exponential("20 millis"), times: 6 }))
+      const limits = {
+        allowHosts: config.upstreamAllowHosts,
+        // As `host:port` with the scheme's default port filled in, as the forwarder compares them.
+        ownHosts: [hostPortOf(new URL(publicUrl.origin))],
+        maxBodyBytes: config.upstreamMaxBodyBytes,
+        timeoutMs: UPSTREAM_TIMEOUT_MS
+      }
+      const proto = new URL(publicUrl.origin).protocol.replace(/:$/, "")
+
+      /** The seller's answer as the payer receives it, with the receipt of what paid for it. */
+      const answered = (target: Forwardable, credential: PaymentCredential, paid: PaidBy, answer: PaidAnswer) => {
+        const receipt = { method: "sui", reference: credential.digest, status: "success", timestamp: answer.answeredAt.toISOString() }
+        return {
+          _tag: "Forwarded" as const,
+          status: answer.status,
+          body: answer.body,
+          headers: {
+            ...(answer.contentType === null ? {} : { "content-type": answer.contentType }),
+            "payment-response": encodePaymentResponseHeader({
+              success: true,
+              transaction: credential.digest,
+              network: x402Network(target.entry.network),
+              payer: paid.payer,
+              // What was paid, under the challenge's revision, even if the service's price changed since.
+              amount: paid.amount
+            }),
+            "payment-receipt": Buffer.from(JSON.stringify(receipt)).toString("base64url")
+          }
+        }
+      }
+
+      /** Why a forward gave the payer nothing: always the seller's side, so the payment stays retryable. */
+      const failureOf = (failure: Exclude<UpstreamAnswer["_tag"], "Answered">) => {
+        switch (failure) {
+          case "TooLarge":
+            return new Unavailable({
+              message: "The seller's answer was larger than this gateway returns; your payment is kept",
+              reason: "upstream_answer_too_large_retry_with_the_same_credential"
+            })
+          case "Forbidden":
+            return new Unavailable({
+              message: "The seller's service is at an address this gateway does not call; your payment is kept",
+              reason: "upstream_address_refused_retry_with_the_same_credential"
+            })
+          case "Failed":
+            return new Unavailable({
+              message: "The seller's service failed; your payment is kept",
+              reason: "upstream_failed_retry_with_the_same_credential"
+            })
+        }
+      }
+
+      // Uninterruptible from here to the settled record: a caller who hangs up must not leave the payment stuck in flight.
+      const forward = (request: PaidCallRequest, target: Forwardable, credential: PaymentCredential, paid: PaidBy) =>
+        Effect.uninterruptible(forwardOnce(request, target, credential, paid))
+
+      const forwardOnce = Effect.fnUntraced(function*(
+        request: PaidCallRequest,
+        target: Forwardable,
+        credential: PaymentCredential,
+        paid: PaidBy
+      ) {
+        // The seller's own credential, decrypted for this forward only; never logged.
+        const secret = Option.getOrUndefined(Option.map(target.upstreamCredential, Redacted.value))
+        const answer = yield* callUpstream({
+          url: `${target.upstreamUrl}${request.search}`,
+          method: request.method,
+          headers: upstreamHeaders({ caller: request.headers, secret, clientAddress: request.clientAddress, proto, digest: credential.digest }),
+          body: sentBody(request)
+        }, limits)
+        if (answer._tag !== "Answered" || answer.status >= 500) {
+          yield* persist(repo.settleFailed(credential.digest, answer._tag === "Answered" ? answer.status : null))
+          return yield* failureOf(answer._tag === "Answered" ? "Failed" : answer._tag)
+        }
+        const kept = { status: answer.status, contentType: answer.contentType, body: answer.body, answeredAt: yield* now }
+        yield* persist(repo.settleForwarded(credential.digest, kept, kept.answeredAt))
+        return answered(target, credential, paid, kept)
+      })
+
+      const proven = (request: PaidCallRequest, entry: CatalogEntry) => ({
+        method: request.method,
+        resourceUrl: entry.resourceUrl,
+        search: request.search,
+        body: sentBody(request) ?? new Uint8Array()
+      })
+
+      const inFlight = () => new Conflict({ message: "This payment is being used by another request", reason: "payment_in_flight" })
+
+      /** A recorded payment: a forward that failed, or whose request died, may be retried with the same credential. */
+      const retry = Effect.fnUntraced(function*(
+        request: PaidCallRequest,
+        target: Forwardable,
+        credential: PaymentCredential,
+        payment: Payment
+      ) {
+        const { entry } = target
+        if (payment.digest !== credential.digest || payment.nonce !== credential.nonce) return yield* challenge(entry, "challenge_already_used")
+        // Digest and nonce are public: only the delegate that paid may use the payment again, for this same request.
+        if (!(yield* provesPossession(credential, proven(request, entry), payment.payer))) return yield* challenge(entry, "payment_proof_invalid")
+        if (payment.status === "refused") return yield* challenge(entry, `payment_refused_${payment.refusal ?? "earlier"}`)
+        const paid = { payer: payment.payer, amount: payment.amount }
+        if (payment.status === "forwarded") {
+          const at = yield* now
+          const kept = Option.filter(payment.answer, (a) => at.getTime() - a.answeredAt.getTime() <= config.paidAnswerRetentionMs)
+          if (Option.isNone(kept)) {
+            return yield* new Conflict({ message: "This payment was answered, and its answer is no longer kept", reason: "paid_answer_expired" })
+          }
+          return answered(target, credential, paid, kept.value)
+        }
+        if (!(yield* repo.reclaim(payment.digest, STALE_FORWARD_MS))) return yield* inFlight()
+        return yield* forward(request, target, credential, paid)
+      })
+
+      const handle = Effect.fn("PaidCalls.handle")(function*(request: PaidCallRequest) {
+        const target = yield* catalog.forForwarding(request.serviceId)
+        const { entry } = target
+        // A service is paid for, and called, only with its declared method: no other is challenged, accepted or forwarded.
+        const allow = methodsOf(entry)
+        if (!allow.includes(request.method)) return { _tag: "MethodNotAllowed" as const, allow }
+        const credential = readCredential(request.headers)
+        if (credential === undefined) return yield* challenge(entry, "payment_required")
+        const claims = openNonce(challengeKey, credential.nonce)
+        if (claims === undefined || claims.serviceId !== entry.id) return yield* challenge(entry, "unknown_challenge")
+        // The terms the challenge asked for: those of the revision it was minted under, even if the service changed since.
+        const asked = yield* catalog.atRevision(claims.serviceId, claims.revision)
+
+        // Before the expiry check: a payment already recorded stays usable for its retry, however late.
+        const existing = yield* repo.findPayment(credential.nonce, credential.digest)
+        if (Option.isSome(existing)) return yield* retry(request, target, credential, existing.value)
+
+        // The challenge's own terms are what the payment must match, even if the service changed since.
+        const tx = yield* chain.getTransaction(credential.digest)
+        const paid = yield* verifyPayment({
+          pkg: chain.pkg,
+          amount: BigInt(asked.price),
+          recipient: asked.payTo,
+          nonce: credential.nonce
+        }, tx)
+        // Before anything is written: a credential that does not prove possession leaves the payment redeemable by its payer.
+        if (!(yield* provesPossession(credential, proven(request, entry), paid.delegate))) return yield* challenge(entry, "payment_proof_invalid")
+        const record = (refusal: string | null) =>
+          Effect.flatMap(now, (at) =>
+            repo.claim({
+              digest: credential.digest,
+              nonce: credential.nonce,
+              serviceId: entry.id,
+              revision: claims.revision,
+              grantObjectId: paid.grantObjectId,
+              payer: paid.delegate,
+              amount: paid.amount.toString(),
+              refusal,
+              now: at
+            }))
+        // Money moved but the call is refused: the payment is recorded (so the owner can reconcile it) and the nonce is spent.
+        const refuse = (refusal: string, error: Unverified) => Effect.andThen(record(refusal), Effect.fail(error))
+
+        // A challenge binds the time the chain accepted the payment, not the time it is presented.
+        const paidAtMs = Number(tx.timestampMs)
+        if (!(paidAtMs > 0)) {
+          return yield* new Unavailable({ message: "The chain did not say when the payment was made", reason: "chain_gave_no_timestamp" })
+        }
+        if (paidAtMs > claims.expiresAtMs) {
+          yield* record("challenge_expired")
+          return yield* challenge(entry, "challenge_expired")
+        }
+        // Pause, revoke, expiry and caps were enforced by the chain when it accepted the payment;
+        // the gateway adds that the grant is one it provisioned, in the challenge's asset, and that the owner's policy allows this call.
+        const grant = yield* repo.findPayingGrant(paid.grantObjectId)
+        if (Option.isNone(grant) || grant.value.poolId !== paid.poolId) {
+          return yield* refuse("unknown_grant", new Unverified({ message: "The payment came from a grant this gateway did not provision", reason: "grant: unknown to this gateway" }))
+        }
+        if (normalizeCoinType(grant.value.coinType) !== normalizeCoinType(asked.asset)) {
+          return yield* refuse("wrong_asset", new Unverified({ message: "The payment was made in another asset than the challenge asks", reason: `asset: expected ${asked.asset}` }))
+        }
+        const allowed = policyAllows(decodeRules(grant.value.policyRules), {
+          serviceId: asked.id,
+          method: asked.method,
+          path: asked.path,
+          recipient: asked.payTo,
+          asset: asked.asset
+        }, normalizeCoinType)
+        if (!allowed) return yield* refuse("policy", new Unverified({ message: "The owner's policy does not allow this call", reason: "policy: service not allowed" }))
+
+        if (!(yield* record(null))) return yield* inFlight()
+        return yield* forward(request, target, credential, { payer: paid.delegate, amount: paid.amount.toString() })
+      })
+
+      // Answers are kept for retries only: past the window they go, so the store does not grow with every call.
+      const sweep = Effect.flatMap(now, (at) => repo.forgetAnswersBefore(new Date(at.getTime() - config.paidAnswerRetentionMs))).pipe(
+        Effect.tap((dropped) => dropped > 0 ? Effect.logDebug("expired paid answers dropped", { dropped }) : Effect.void),
+        // An outage is already logged by the store; the next sweep tries again.
+        Effect.ignore
+      )
+      yield* Effect.forkScoped(Effect.repeat(sweep, Schedule.spaced(Duration.millis(config.storeSweepIntervalMs))))
+
+      return PaidCalls.of({ handle })
+    })
+  )
+}

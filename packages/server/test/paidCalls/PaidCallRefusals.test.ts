@@ -1,0 +1,220 @@
+import { Ed25519Keypair } from "@mysten/sui/keypairs/ed25519"
+import { assert, describe, layer } from "@effect/vitest"
+import { Effect } from "effect"
+import * as Kinds from "@gateway/chain/build/Kinds"
+import { makeApiClient } from "@gateway/client"
+import { makeAgent } from "@gateway/client/AgentSdk"
+import { Events, poolIdOf } from "@gateway/domain/chain/SpendAccountModule"
+import { ServiceId } from "@gateway/domain/Ids"
+import { SuiAddress } from "@gateway/domain/SuiAddress"
+import { challengeOf, pay, payByHand, present, refs } from "../support/PayByHand.ts"
+import { amount, fundedOwner, grantedAgent, liveService, paidCallEnv, SUI } from "../support/Scenario.ts"
+import { TestLedger } from "../support/TestLedger.ts"
+import { BaseUrl } from "../support/TestServer.ts"
+import { Upstream } from "../support/Upstream.ts"
+
+const Env = paidCallEnv()
+
+/** A live 40-MIST service and, for a fresh agent, a finalized grant with the given policy and expiry. */
+const setup = (options: { policyService?: string; expiresAt?: number } = {}) =>
+  Effect.gen(function*() {
+    const baseUrl = yield* BaseUrl
+    const upstream = yield* Upstream
+    const client = yield* makeApiClient(baseUrl)
+    const { owner, asOwner } = yield* fundedOwner(client)
+    const { entry } = yield* liveService(client, { price: 40n, upstreamUrl: upstream.url })
+    const policyIds = options.policyService === undefined ? [] : [
+      (yield* client.policies.createPolicy({
+        payload: { name: "only one service", rule: { serviceIds: [ServiceId.make(options.policyService)], methods: [], paths: [], recipients: [], assets: [] } }
+      }).pipe(asOwner)).id
+    ]
+    const { agentKey, manifest, signerId } = yield* grantedAgent(client, owner, asOwner, {
+      key: `refusal-${entry.id}`,
+      budget: 1000n,
+      perPayment: 100n,
+      policyIds,
+      ...(options.expiresAt === undefined ? {} : { expiresAt: options.expiresAt })
+    })
+    return { entry, manifest, agentKey, owner, asOwner, client, signerId, upstream }
+  })
+
+describe("paid-call refusals", () => {
+  layer(Env, { excludeTestServices: true })((it) => {
+    it.effect("a payment of the wrong amount or to the wrong recipient is UNVERIFIED and forwards nothing", () =>
+      Effect.gen(function*() {
+        const { entry, manifest, agentKey, upstream } = yield* setup()
+        const calls = upstream.calls.length
+        const wrongAmount = yield* payByHand({ url: entry.resourceUrl, agentKey, ...refs(manifest), amount: 39n })
+        assert.strictEqual(wrongAmount.status, 502)
+        assert.strictEqual(wrongAmount.body.code, "UNVERIFIED")
+        assert.match(String(wrongAmount.body.reason), /^amount: /)
+        const wrongRecipient = yield* payByHand({ url: entry.resourceUrl, agentKey, ...refs(manifest), recipient: new Ed25519Keypair().toSuiAddress() })
+        assert.strictEqual(wrongRecipient.body.code, "UNVERIFIED")
+        assert.match(String(wrongRecipient.body.reason), /^recipient: /)
+        assert.strictEqual(upstream.calls.length, calls)
+      }))
+
+    it.effect("the owner's policy is enforced by the SDK before paying and by the gateway before forwarding", () =>
+      Effect.gen(function*() {
+        const { entry, manifest, agentKey, upstream } = yield* setup({ policyService: "svc_0000000000000000000000000q" })
+        const agent = makeAgent({ manifest, signer: agentKey, client: (yield* TestLedger).client })
+        const refused = yield* Effect.flip(agent.fetchPaid(entry.resourceUrl))
+        assert.match(refused._tag === "PaymentRefused" ? refused.reason : "", /^policy: /)
+        const calls = upstream.calls.length
+        const byHand = yield* payByHand({ url: entry.resourceUrl, agentKey, ...refs(manifest) })
+        assert.strictEqual(byHand.body.code, "UNVERIFIED")
+        assert.match(String(byHand.body.reason), /^policy: /)
+        // The refused payment is on record: presenting it again is refused without another look at the chain.
+        const again = yield* present(entry.resourceUrl, byHand.terms, byHand.digest, { signer: agentKey })
+        assert.strictEqual(again.status, 402)
+        assert.strictEqual(again.body.reason, "payment_refused_policy")
+        assert.strictEqual(upstream.calls.length, calls)
+      }))
+
+    it.effect("a digest replayed on a fresh challenge, and a second payment on a spent nonce, forward nothing", () =>
+      Effect.gen(function*() {
+        const { entry, manifest, agentKey, upstream } = yield* setup()
+        const first = yield* payByHand({ url: entry.resourceUrl, agentKey, ...refs(manifest) })
+        assert.strictEqual(first.status, 200)
+        const calls = upstream.calls.length
+        const fresh = yield* challengeOf(entry.resourceUrl)
+        const replayed = yield* present(entry.resourceUrl, fresh.terms, first.digest, { signer: agentKey })
+        assert.strictEqual(replayed.status, 402)
+        assert.strictEqual(replayed.body.reason, "challenge_already_used")
+        const secondDigest = yield* pay({ agentKey, ...refs(manifest), amount: 40n, recipient: entry.payTo, nonce: first.nonce })
+        const spentNonce = yield* present(entry.resourceUrl, first.terms, secondDigest, { signer: agentKey })
+        assert.strictEqual(spentNonce.status, 402)
+        assert.strictEqual(spentNonce.body.reason, "challenge_already_used")
+        assert.strictEqual(upstream.calls.length, calls)
+      }))
+
+    it.effect("a payment from a grant in another asset is UNVERIFIED, even at the right amount", () =>
+      Effect.gen(function*() {
+        const { entry, upstream } = yield* setup()
+        const ledger = yield* TestLedger
+        const client = yield* makeApiClient(yield* BaseUrl)
+        const cheap = yield* ledger.newCoinType("CHEAP")
+        const { owner, asOwner } = yield* fundedOwner(client)
+        yield* ledger.fundPool(owner, cheap, 10_000n)
+        const agentKey = new Ed25519Keypair()
+        yield* ledger.gas(agentKey.toSuiAddress())
+        const created = yield* client.delegatedSigners.create({
+          headers: { "idempotency-key": `cheap-${entry.id}` },
+          payload: {
+            agentAddress: SuiAddress.make(agentKey.toSuiAddress()),
+            assetScopes: [{ asset: cheap, totalBudgetAtomic: amount(1000n), maxPerPaymentAtomic: amount(100n) }]
+          }
+        }).pipe(asOwner)
+        const grant = created.grants[0]
+        if (grant === undefined) return assert.fail("no grant")
+        const digest = yield* ledger.execute(grant.txKindBytes, owner)
+        yield* ledger.checkpoint
+        const bound = yield* client.delegatedSigners.finalizeCreate({ params: { id: created.delegatedSignerId, grantId: grant.grantId }, payload: { digest } })
+          .pipe(asOwner)
+        const calls = upstream.calls.length
+        const response = yield* payByHand({
+          url: entry.resourceUrl,
+          agentKey,
+          coinType: cheap,
+          grant: yield* ledger.sharedRef(bound.grantObjectId ?? ""),
+          pool: yield* ledger.sharedRef(grant.pool)
+        })
+        assert.strictEqual(response.status, 502)
+        assert.strictEqual(response.body.code, "UNVERIFIED")
+        assert.match(String(response.body.reason), /^asset: /)
+        assert.strictEqual(upstream.calls.length, calls)
+      }))
+
+    it.effect("a revoked grant cannot pay: the chain refuses and the SDK says so", () =>
+      Effect.gen(function*() {
+        const { entry, manifest, agentKey, owner, asOwner, client, signerId } = yield* setup()
+        const ledger = yield* TestLedger
+        const revoke = yield* client.delegatedSigners.revoke({ params: { id: signerId } }).pipe(asOwner)
+        for (const kind of revoke.grants) {
+          const digest = yield* ledger.execute(kind.txKindBytes, owner)
+          yield* ledger.checkpoint
+          yield* client.delegatedSigners.finalizeRevoke({ params: { id: signerId, grantId: kind.grantId }, payload: { digest } }).pipe(asOwner)
+        }
+        const agent = makeAgent({ manifest, signer: agentKey, client: ledger.client })
+        const refused = yield* Effect.flip(agent.fetchPaid(entry.resourceUrl))
+        assert.match(refused._tag === "PaymentRefused" ? refused.reason : "", /ERevoked/)
+      }))
+
+    it.effect("a grant this gateway did not provision cannot pay for its services", () =>
+      Effect.gen(function*() {
+        const { entry } = yield* setup()
+        const ledger = yield* TestLedger
+        const stranger = new Ed25519Keypair()
+        const agentKey = new Ed25519Keypair()
+        yield* ledger.fundPool(stranger, SUI, 10_000n)
+        yield* ledger.gas(agentKey.toSuiAddress())
+        // The stranger's own grant, made in a wallet without the gateway: its nonce is one the gateway never issued.
+        const pool = yield* ledger.sharedRef(poolIdOf(ledger.pkg, stranger.toSuiAddress(), SUI))
+        const kind = yield* Effect.promise(() =>
+          Kinds.createPolicyGrant(ledger.pkg, {
+            sender: stranger.toSuiAddress(),
+            pool,
+            coinType: SUI,
+            grantId: "g_stranger",
+            deadlineMs: BigInt(Date.now() + 60_000),
+            delegate: agentKey.toSuiAddress(),
+            sessionCap: 1000n,
+            maxPerPayment: 100n,
+            expiryMs: 0n,
+            policyIds: []
+          })
+        )
+        const created = yield* ledger.execute(kind.txKindBytes, stranger)
+        yield* ledger.checkpoint
+        const { Transaction: tx } = yield* Effect.promise(() => ledger.client.core.getTransaction({ digest: created, include: { events: true } }))
+        const event = tx?.events.find((e) => e.eventType.endsWith("::GrantCreated"))
+        if (event === undefined) return assert.fail("no GrantCreated")
+        const response = yield* payByHand({
+          url: entry.resourceUrl,
+          agentKey,
+          grant: yield* ledger.sharedRef(Events.GrantCreated.parse(event.bcs).grant_id),
+          pool
+        })
+        assert.strictEqual(response.body.code, "UNVERIFIED")
+        assert.match(String(response.body.reason), /^grant: /)
+      }))
+
+    it.effect("an expired grant cannot pay: the chain refuses and the SDK says so", () =>
+      Effect.gen(function*() {
+        const { entry, manifest, agentKey } = yield* setup({ expiresAt: Date.now() + 1500 })
+        yield* Effect.sleep("1600 millis")
+        const agent = makeAgent({ manifest, signer: agentKey, client: (yield* TestLedger).client })
+        const refused = yield* Effect.flip(agent.fetchPaid(entry.resourceUrl))
+        assert.match(refused._tag === "PaymentRefused" ? refused.reason : "", /EExpired/)
+      }))
+  })
+})
+
+describe("paid-call challenges expire", () => {
+  const ShortChallenges = paidCallEnv({ paymentChallengeSeconds: 1 })
+  layer(ShortChallenges, { excludeTestServices: true })((it) => {
+    it.effect("a payment presented after its challenge expired gets a fresh 402 and forwards nothing", () =>
+      Effect.gen(function*() {
+        const { entry, manifest, agentKey, upstream } = yield* setup()
+        const calls = upstream.calls.length
+        const late = yield* payByHand({ url: entry.resourceUrl, agentKey, ...refs(manifest), wait: "1200 millis" })
+        assert.strictEqual(late.status, 402)
+        assert.strictEqual(late.body.reason, "challenge_expired")
+        assert.strictEqual(upstream.calls.length, calls)
+      }))
+
+    it.effect("a payment whose forward failed is retried with the same credential after its challenge expired", () =>
+      Effect.gen(function*() {
+        const { entry, manifest, agentKey, upstream } = yield* setup()
+        upstream.failing = true
+        const failed = yield* payByHand({ url: entry.resourceUrl, agentKey, ...refs(manifest) })
+        assert.strictEqual(failed.status, 503)
+        upstream.failing = false
+        yield* Effect.sleep("1200 millis")
+        const calls = upstream.calls.length
+        const retried = yield* present(entry.resourceUrl, failed.terms, failed.digest, { signer: agentKey })
+        assert.strictEqual(retried.status, 200)
+        assert.strictEqual(upstream.calls.length, calls + 1)
+      }))
+  })
+})

@@ -1,0 +1,78 @@
+import { Ed25519Keypair } from "@mysten/sui/keypairs/ed25519"
+import { assert, describe, layer } from "@effect/vitest"
+import { Effect } from "effect"
+import { makeApiClient } from "@gateway/client"
+import { makeAgent } from "@gateway/client/AgentSdk"
+import { internalHopMac } from "../../src/owners/OwnerSessions.ts"
+import { createRequest, fundedOwner, liveService, paidCallEnv } from "../support/Scenario.ts"
+import { TestLedger } from "../support/TestLedger.ts"
+import { BaseUrl, INTERNAL_SECRET } from "../support/TestServer.ts"
+import { Upstream } from "../support/Upstream.ts"
+import { captureLogs, wholeLine } from "../support/LogCapture.ts"
+
+const UPSTREAM_SECRET = "upstream-credential-that-must-never-leak"
+
+const { logs, layer: Capture } = captureLogs()
+
+/** Every response the test saw, headers and body. */
+const responses: Array<string> = []
+const recorded = async (input: string, init?: RequestInit) => {
+  const response = await fetch(input, init)
+  const body = await response.clone().text()
+  responses.push(`${[...response.headers.entries()].map(([k, v]) => `${k}: ${v}`).join("\n")}\n${body}`)
+  return response
+}
+
+describe("secrets stay secret", () => {
+  layer(paidCallEnv({}, Capture), {
+    excludeTestServices: true
+  })((it) => {
+    it.effect("no response or log line carries a session token, the hop secret, a seller credential or a private key", () =>
+      Effect.gen(function*() {
+        const baseUrl = yield* BaseUrl
+        const ledger = yield* TestLedger
+        const upstream = yield* Upstream
+        const client = yield* makeApiClient(baseUrl)
+        const ownerKey = new Ed25519Keypair()
+        const { owner, session, asOwner } = yield* fundedOwner(client, ownerKey)
+        const token = session.authorization.replace("Bearer ", "")
+
+        const hopAt = Date.now()
+        const hop = `Internal ${owner.toSuiAddress()}.${hopAt}.${internalHopMac(INTERNAL_SECRET, owner.toSuiAddress(), hopAt)}`
+        for (const authorization of [session.authorization, hop, hop, "Bearer wrong"]) {
+          yield* Effect.promise(() => recorded(`${baseUrl}/v1/delegated-signers`, { headers: { authorization } }))
+        }
+
+        const { entry } = yield* liveService(client, { price: 40n, upstreamUrl: upstream.url, upstreamCredential: UPSTREAM_SECRET })
+        const agentKey = new Ed25519Keypair()
+        yield* ledger.gas(agentKey.toSuiAddress())
+        const created = yield* client.delegatedSigners.create(createRequest(agentKey.toSuiAddress(), "secrets")).pipe(asOwner)
+        const grant = created.grants[0]
+        if (grant === undefined) return assert.fail("no grant")
+        const digest = yield* ledger.execute(grant.txKindBytes, owner)
+        yield* ledger.checkpoint
+        yield* client.delegatedSigners.finalizeCreate({ params: { id: created.delegatedSignerId, grantId: grant.grantId }, payload: { digest } }).pipe(asOwner)
+        yield* Effect.promise(() => recorded(`${baseUrl}/v1/delegated-signers/${created.delegatedSignerId}/manifest`, { headers: { authorization: session.authorization } }))
+        const manifest = yield* client.delegatedSigners.manifest({ params: { id: created.delegatedSignerId } }).pipe(asOwner)
+        const paid = yield* makeAgent({ manifest, signer: agentKey, client: ledger.client }).fetchPaid(entry.resourceUrl)
+        responses.push(yield* Effect.promise(() => paid.response.clone().text()))
+        assert.strictEqual(upstream.calls.at(-1)?.headers.authorization, `Bearer ${UPSTREAM_SECRET}`, "the seller did get its credential")
+        for (const path of ["/llms.txt", "/openapi.json", `/v1/services/${entry.id}`, `/v1/services/${entry.id}.md`]) {
+          yield* Effect.promise(() => recorded(`${baseUrl}${path}`))
+        }
+
+        const secrets = {
+          "session token": token,
+          "internal hop secret": INTERNAL_SECRET,
+          "seller credential": UPSTREAM_SECRET,
+          "owner private key": ownerKey.getSecretKey(),
+          "agent private key": agentKey.getSecretKey()
+        }
+        assert.isAbove(logs.length, 10, "the server logged during the test")
+        for (const [name, secret] of Object.entries(secrets)) {
+          for (const line of logs) assert.notInclude(wholeLine(line), secret, `${name} in a log line`)
+          for (const response of responses) assert.notInclude(response, secret, `${name} in a response`)
+        }
+      }))
+  })
+})

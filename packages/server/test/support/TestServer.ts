@@ -1,0 +1,136 @@
+import { randomBytes } from "node:crypto"
+import { PGLiteSocketServer } from "@electric-sql/pglite-socket"
+import { Config, Context, Effect, Layer, Option, Redacted, References } from "effect"
+import { HttpServer } from "effect/http"
+import { SqlClient } from "effect/sql"
+import { LedgerJournal } from "@gateway/chain/local/LedgerJournal"
+import { LocalLedger } from "@gateway/chain/local/LocalLedger"
+import { AppConfig, type AppConfigShape, defaults } from "../../src/Config.ts"
+import { layerServer, layerStore } from "../../src/Server.ts"
+import * as Database from "../../src/storage/Database.ts"
+
+export const INTERNAL_SECRET = "test-internal-hop-secret"
+
+/**
+ * The defaults, on an ephemeral port, checkpointing only when a test asks, and with room for many sign-ins
+ * (every test signs in from 127.0.0.1); `127.0.0.1:9`, the discard port tests register services at, is an allowed upstream.
+ */
+export const testConfig: AppConfigShape = {
+  ...defaults,
+  port: 0,
+  internalHopSecret: Option.some(Redacted.make(INTERNAL_SECRET)),
+  sessionTtlMs: 60 * 60 * 1000,
+  ledgerCheckpointMs: 0,
+  signInPerMinute: 1000,
+  signInChallengesPerMinute: 1000,
+  upstreamAllowHosts: ["127.0.0.1:9"]
+}
+
+/** A new schema of that PostgreSQL for the scope's lifetime, dropped with everything in it afterwards. */
+export const freshSchema = (url: Redacted.Redacted) =>
+  Effect.gen(function*() {
+    const schema = `test_${randomBytes(8).toString("hex")}`
+    const admin = (statement: string) =>
+      Effect.gen(function*() {
+        const sql = yield* SqlClient.SqlClient
+        yield* sql.unsafe(statement)
+      }).pipe(Effect.provide(Database.layerPostgres(url)))
+    yield* Effect.acquireRelease(admin(`CREATE SCHEMA ${schema}`), () => admin(`DROP SCHEMA ${schema} CASCADE`).pipe(Effect.ignore))
+    return schema
+  })
+
+/**
+ * The store a test server runs on: PGlite in memory, or, when
+ * TEST_DATABASE_URL is set, a fresh schema of that PostgreSQL that is dropped
+ * afterwards, so concurrent runs never see each other's rows.
+ */
+export const TestStore: Layer.Layer<SqlClient.SqlClient> = Layer.unwrap(
+  Effect.gen(function*() {
+    const url = yield* Config.option(Config.Redacted("TEST_DATABASE_URL"))
+    if (Option.isNone(url)) return Database.layerPglite(Option.none())
+    return Database.layerPostgres(url.value, { schema: yield* freshSchema(url.value) })
+  })
+).pipe(Layer.orDie)
+
+/** Takes the test store down and brings it back, to prove what callers see meanwhile. */
+export class StoreSwitch extends Context.Service<StoreSwitch, {
+  readonly down: Effect.Effect<void>
+  readonly up: Effect.Effect<void>
+  /** Cuts every connection the server holds (PostgreSQL: pg_terminate_backend), leaving the store up. */
+  readonly cut: Effect.Effect<void>
+}>()("@gateway/server/test/StoreSwitch") {}
+
+/**
+ * A test store that can be switched off: PGlite whose socket server is stopped
+ * (connections refused), or a PostgreSQL schema renamed away (every query fails).
+ */
+export const SwitchableStore: Layer.Layer<SqlClient.SqlClient | StoreSwitch> = Layer.unwrap(
+  Effect.gen(function*() {
+    const url = yield* Config.option(Config.Redacted("TEST_DATABASE_URL"))
+    if (Option.isNone(url)) {
+      const pglite = yield* Database.servePglite(Option.none())
+      let server = pglite.server
+      yield* Effect.addFinalizer(() => Effect.promise(() => server.stop()).pipe(Effect.ignore))
+      return Layer.merge(
+        Database.layerPgliteClient(pglite.port),
+        Layer.succeed(StoreSwitch, StoreSwitch.of({
+          down: Effect.promise(() => server.stop()),
+          up: Effect.promise(async () => {
+            server = new PGLiteSocketServer({ db: pglite.db, host: "127.0.0.1", port: pglite.port })
+            await server.start()
+          }),
+          cut: Effect.promise(async () => {
+            await server.stop()
+            server = new PGLiteSocketServer({ db: pglite.db, host: "127.0.0.1", port: pglite.port })
+            await server.start()
+          })
+        }))
+      )
+    }
+    const schema = `test_${randomBytes(8).toString("hex")}`
+    const admin = (statement: string) =>
+      Effect.gen(function*() {
+        const sql = yield* SqlClient.SqlClient
+        yield* sql.unsafe(statement)
+      }).pipe(Effect.provide(Database.layerPostgres(url.value)), Effect.orDie)
+    yield* Effect.acquireRelease(admin(`CREATE SCHEMA ${schema}`), () =>
+      admin(`DROP SCHEMA IF EXISTS ${schema} CASCADE`).pipe(Effect.andThen(admin(`DROP SCHEMA IF EXISTS ${schema}_off CASCADE`)), Effect.ignore))
+    return Layer.merge(
+      Database.layerPostgres(url.value, { schema, applicationName: schema }),
+      Layer.succeed(StoreSwitch, StoreSwitch.of({
+        down: admin(`ALTER SCHEMA ${schema} RENAME TO ${schema}_off`),
+        up: admin(`ALTER SCHEMA ${schema}_off RENAME TO ${schema}`),
+        cut: admin(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = '${schema}'`)
+      }))
+    )
+  })
+).pipe(Layer.orDie)
+
+/** Where the running test server listens. */
+export class BaseUrl extends Context.Service<BaseUrl, string>()("@gateway/server/test/BaseUrl") {}
+
+/**
+ * A real gateway on an ephemeral port, built from the same `layerServer` as
+ * `npm start` (its LocalLedger's gRPC-web front at `/sui`, its faucet at
+ * `/v2/gas`), exposing the LocalLedger itself (for checkpoints, faults and
+ * test coins) and its store to the test.
+ */
+export const layerTestServer = (
+  overrides: Partial<AppConfigShape> = {},
+  store = TestStore,
+  logging: Layer.Layer<never> | undefined = undefined
+) => {
+  const config = { ...testConfig, ...overrides }
+  return Layer.effect(
+    BaseUrl,
+    HttpServer.HttpServer.useSync((server) => HttpServer.formatAddress(server.address))
+  ).pipe(
+    Layer.provideMerge(layerServer),
+    Layer.provideMerge(LocalLedger.layer(AppConfig.ledgerConfig(config))),
+    Layer.provide(LedgerJournal.layerMemory),
+    Layer.provideMerge(layerStore(store)),
+    Layer.provide(AppConfig.layer(config)),
+    Layer.provide(logging ?? Layer.succeed(References.MinimumLogLevel, "Error")),
+    Layer.orDie
+  )
+}
