@@ -1,8 +1,7 @@
 import { Layer, Option, Redacted, References } from "effect"
 import { LedgerJournal } from "@gateway/chain/local/LedgerJournal"
-import { LocalLedger } from "@gateway/chain/local/LocalLedger"
 import { AppConfig, type AppConfigShape, defaults } from "../packages/server/src/Config.ts"
-import { layerServer, layerStore } from "../packages/server/src/Server.ts"
+import { layerLocalGateway } from "../packages/server/src/Server.ts"
 import * as Database from "../packages/server/src/storage/Database.ts"
 
 /** The embedded defaults of `npm start`, in memory, on an ephemeral port, checkpointing every 50 ms. */
@@ -20,14 +19,12 @@ export const localConfig: AppConfigShape = {
  * PGlite or, when DATABASE_URL is set, on that PostgreSQL.
  */
 export const localGateway = (config: AppConfigShape = localConfig) =>
-  layerServer.pipe(
-    Layer.provideMerge(LocalLedger.layer(AppConfig.ledgerConfig(config))),
-    Layer.provide(LedgerJournal.layerMemory),
-    Layer.provideMerge(layerStore(
-      process.env.DATABASE_URL === undefined
-        ? Database.layerPglite(Option.none())
-        : Database.layerPostgres(Redacted.make(process.env.DATABASE_URL))
-    )),
+  layerLocalGateway(
+    process.env.DATABASE_URL === undefined
+      ? Database.layerPglite(Option.none())
+      : Database.layerPostgres(Redacted.make(process.env.DATABASE_URL)),
+    LedgerJournal.layerMemory
+  ).pipe(
     Layer.provide(AppConfig.layer(config)),
     Layer.provide(Layer.succeed(References.MinimumLogLevel, "Warn"))
   )

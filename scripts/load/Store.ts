@@ -2,9 +2,8 @@ import { randomBytes } from "node:crypto"
 import { Console, Effect, Layer, Option, Redacted, References } from "effect"
 import { SqlClient } from "effect/sql"
 import { LedgerJournal } from "@gateway/chain/local/LedgerJournal"
-import { LocalLedger } from "@gateway/chain/local/LocalLedger"
 import { AppConfig, type AppConfigShape } from "../../packages/server/src/Config.ts"
-import { layerServer, layerStore } from "../../packages/server/src/Server.ts"
+import { layerLocalGateway } from "../../packages/server/src/Server.ts"
 import * as Database from "../../packages/server/src/storage/Database.ts"
 
 /** The PostgreSQL the load runs against when DATABASE_URL is unset: the issue asks for PostgreSQL, not PGlite. */
@@ -63,10 +62,7 @@ export const loadStore = (env: NodeJS.ProcessEnv): Effect.Effect<LoadStore, Erro
  * picks from DATABASE_URL.
  */
 export const loadGateway = (config: AppConfigShape, store: LoadStore) =>
-  layerServer.pipe(
-    Layer.provideMerge(LocalLedger.layer(AppConfig.ledgerConfig(config))),
-    Layer.provide(LedgerJournal.layerMemory),
-    Layer.provideMerge(layerStore(store.layer)),
+  layerLocalGateway(store.layer, LedgerJournal.layerMemory).pipe(
     Layer.provide(AppConfig.layer(config)),
     Layer.provide(Layer.succeed(References.MinimumLogLevel, "Warn"))
   )

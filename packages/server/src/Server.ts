@@ -6,6 +6,8 @@ import type { ClientWithCoreApi } from "@mysten/sui/client"
 import { SuiGrpcClient } from "@mysten/sui/grpc"
 import { Faucet } from "@gateway/chain/local/Faucet"
 import { GrpcFront } from "@gateway/chain/local/grpc/GrpcFront"
+import type { LedgerJournal } from "@gateway/chain/local/LedgerJournal"
+import { LocalLedger } from "@gateway/chain/local/LocalLedger"
 import { localTransport } from "@gateway/chain/local/grpc/LocalTransport"
 import * as SuiChain from "@gateway/chain/sui/SuiChain"
 import { AppConfig } from "./Config.ts"
@@ -91,4 +93,20 @@ export const layerServer = serve(Layer.mergeAll(GrpcFront, Faucet)).pipe(
 export const layerServerLive = (grpcUrl: string) =>
   serve(Layer.empty).pipe(
     Layer.provide(Layer.unwrap(AppConfig.useSync((config) => layerChain(new SuiGrpcClient({ network: config.network, baseUrl: grpcUrl })))))
+  )
+
+/**
+ * The one composition root of the gateway on LocalLedger: the server, the
+ * ledger as configured, over a migrated store, exposing the ledger and the
+ * store. `main.ts` runs it with the store's own journal; tests and scripts
+ * with a journal in memory and their own store and configuration.
+ */
+export const layerLocalGateway = <E, R, E2, R2>(
+  store: Layer.Layer<SqlClient.SqlClient, E, R>,
+  journal: Layer.Layer<LedgerJournal, E2, R2>
+) =>
+  layerServer.pipe(
+    Layer.provideMerge(Layer.unwrap(AppConfig.useSync((config) => LocalLedger.layer(AppConfig.ledgerConfig(config))))),
+    Layer.provide(journal),
+    Layer.provideMerge(layerStore(store))
   )

@@ -4,9 +4,8 @@ import { Config, Context, Effect, Layer, Option, Redacted, References } from "ef
 import { HttpServer } from "effect/http"
 import { SqlClient } from "effect/sql"
 import { LedgerJournal } from "@gateway/chain/local/LedgerJournal"
-import { LocalLedger } from "@gateway/chain/local/LocalLedger"
 import { AppConfig, type AppConfigShape, defaults } from "../../src/Config.ts"
-import { layerServer, layerStore } from "../../src/Server.ts"
+import { layerLocalGateway } from "../../src/Server.ts"
 import * as Database from "../../src/storage/Database.ts"
 
 export const INTERNAL_SECRET = "test-internal-hop-secret"
@@ -125,10 +124,7 @@ export const layerTestServer = (
     BaseUrl,
     HttpServer.HttpServer.useSync((server) => HttpServer.formatAddress(server.address))
   ).pipe(
-    Layer.provideMerge(layerServer),
-    Layer.provideMerge(LocalLedger.layer(AppConfig.ledgerConfig(config))),
-    Layer.provide(LedgerJournal.layerMemory),
-    Layer.provideMerge(layerStore(store)),
+    Layer.provideMerge(layerLocalGateway(store, LedgerJournal.layerMemory)),
     Layer.provide(AppConfig.layer(config)),
     Layer.provide(logging ?? Layer.succeed(References.MinimumLogLevel, "Error")),
     Layer.orDie
