@@ -7,7 +7,10 @@
  * autocannon. Part B runs the gateway in this process to time the signer
  * lifecycle stage by stage and a paid call against its upstream; its owners
  * and agent reach the ledger as wallets do, through a `SuiGrpcClient` on the
- * gateway's `/sui` over HTTP, with SUI from its faucet.
+ * gateway's `/sui` over HTTP, with SUI from its faucet. Beside our 402
+ * minting runs a peer: `@x402/express`'s payment middleware offering the same
+ * terms in its own process (bench/X402Peer.ts). `BENCH_ONLY=402` runs just
+ * those two loads and prints them, for working on either.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
@@ -29,12 +32,14 @@ import { startBaseline } from "./bench/Baseline.ts"
 import { barChart } from "./bench/Chart.ts"
 import { load, type LoadFigures, medianOf3 } from "./bench/Load.ts"
 import { rssMiB, startGateway } from "./bench/ServerProcess.ts"
+import { peerOfferOf, startX402Peer } from "./bench/X402Peer.ts"
 import { localConfig, localGateway } from "./LocalGateway.ts"
 import { localUpstream } from "./LocalUpstream.ts"
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 3)
+const ONLY_402 = process.env.BENCH_ONLY === "402"
 /** How many live services part A seeds, all from one seller. */
-const SEEDED = 1000
+const SEEDED = ONLY_402 ? 1 : 1000
 const SUI = CoinType.make(SUI_COIN_TYPE)
 const percentile = (values: ReadonlyArray<number>, p: number) => {
   const sorted = [...values].sort((a, b) => a - b)
@@ -61,7 +66,7 @@ const step = (message: string) => Effect.sync(() => process.stderr.write(`▸ ${
 
 /** Part A: the server in its own process, loaded over loopback. */
 const partA = Effect.gen(function*() {
-  yield* step("start-up, three times each")
+  if (!ONLY_402) yield* step("start-up, three times each")
   const pglite = process.env.DATABASE_URL === undefined
   // The seeded services name the discard port on loopback, which only an allow-listed upstream may be;
   // one seller seeds them all, so its limits must hold the 1,000 live services and the drafts in flight.
@@ -78,10 +83,10 @@ const partA = Effect.gen(function*() {
         yield* Effect.promise(probe.stop)
         return probe.startupMs
       }))
-  const startups = yield* startupRuns(env)
+  const startups = ONLY_402 ? [] : yield* startupRuns(env)
   // `npm start` keeps PGlite in ./data: after the first start, every start is a restart on a data dir.
   const dataDir = mkdtempSync(join(tmpdir(), "gateway-bench-"))
-  const restarts = pglite
+  const restarts = pglite && !ONLY_402
     ? yield* Effect.gen(function*() {
       const first = yield* Effect.promise(() => startGateway({ DATA_DIR: dataDir }))
       yield* Effect.promise(first.stop)
@@ -89,7 +94,7 @@ const partA = Effect.gen(function*() {
     })
     : []
   rmSync(dataDir, { recursive: true, force: true })
-  yield* step("seeding 1,000 live services")
+  yield* step(ONLY_402 ? "seeding one live service" : "seeding 1,000 live services")
   const gateway = yield* Effect.promise(() => startGateway(env))
   const pid = gateway.process.pid ?? 0
   const rssIdle = rssMiB(pid)
@@ -102,20 +107,54 @@ const partA = Effect.gen(function*() {
       yield* client.sellers.activate({ params: { id: service.id } }).pipe(asSeller)
       return service.id
     }), { concurrency: 16 })
-  const id = ids[500]
+  const id = ids[Math.floor(ids.length / 2)]
   if (id === undefined) return yield* Effect.die("no services were seeded")
   const entry = yield* client.services.get({ params: { id } })
-  const baseline = yield* Effect.promise(() => startBaseline(JSON.stringify(entry)))
   const run = (url: string) => Effect.promise(() => medianOf3(() => load({ url, connections: 32, seconds: SECONDS })))
-  yield* step("loads: baseline, get by id, search, 402 minting")
+  const offer = yield* Effect.promise(() => peerOfferOf(entry.resourceUrl))
+  const minting = Effect.gen(function*() {
+    const peer = yield* Effect.promise(() => startX402Peer(offer))
+    const challenges = yield* run(entry.resourceUrl)
+    const peerChallenges = yield* run(peer.url)
+    yield* Effect.promise(peer.stop)
+    // The ratio compares challenges only: say so when either side answered anything but a 402.
+    for (const [side, figures] of [["ours", challenges], ["peer", peerChallenges]] as const) {
+      const other = Object.entries(figures.statusCodes).filter(([code]) => code !== "402")
+      if (other.length > 0 || figures.errors > 0) yield* step(`402 minting, ${side}: also answered ${JSON.stringify(Object.fromEntries(other))}, ${figures.errors} errors`)
+    }
+    return { challenges, peerChallenges }
+  })
+  if (ONLY_402) {
+    yield* step("loads: 402 minting, ours and the @x402/express peer")
+    const only = yield* minting
+    yield* Effect.promise(gateway.stop)
+    return { _tag: "Only402" as const, ...only }
+  }
+  const baseline = yield* Effect.promise(() => startBaseline(JSON.stringify(entry)))
+  yield* step("loads: baseline, get by id, search, 402 minting, the @x402/express peer's 402 minting")
   const baselineFigures = yield* run(baseline.url)
   const getById = yield* run(`${gateway.url}/v1/services/${id}`)
   const search = yield* run(`${gateway.url}/v1/services?q=service%2042`)
-  const challenges = yield* run(entry.resourceUrl)
+  const { challenges, peerChallenges } = yield* minting
   const rssAfter = rssMiB(pid)
   yield* Effect.promise(baseline.stop)
   yield* Effect.promise(gateway.stop)
-  return { startupMs: median(startups), startups, restartMs: median(restarts), restarts, rssIdle, rssAfter, baseline: baselineFigures, getById, search, challenges }
+  return {
+    _tag: "Full" as const,
+    startupMs: median(startups),
+    startups,
+    restartMs: median(restarts),
+    restarts,
+    rssIdle,
+    rssAfter,
+    baseline: baselineFigures,
+    getById,
+    search,
+    challenges,
+    peerChallenges,
+    /** Ours over the peer's 402s per second: the issue's goal is at least 1. */
+    challengesToPeer: challenges.requestsPerSecond / peerChallenges.requestsPerSecond
+  }
 })
 
 /** Part B: the gateway in this process; the owners and the agent are wallets on its `/sui`; `upstream` the seller's API. */
@@ -227,8 +266,20 @@ const line = (name: string, f: LoadFigures, baseline?: LoadFigures) =>
 
 const program = Effect.gen(function*() {
   const a = yield* partA
-  const b = yield* Effect.scoped(partB)
   const store = process.env.DATABASE_URL === undefined ? "PGlite" : "PostgreSQL"
+  if (a._tag === "Only402") {
+    return yield* Effect.sync(() =>
+      console.log([
+        `402 minting (${store}; ${SECONDS}s per load run, median of 3, 32 connections, loopback)`,
+        "",
+        "| load | req/s | p50 ms | p99 ms | ratio to peer |",
+        "|---|---|---|---|---|",
+        line("402 minting, @x402/express peer", a.peerChallenges),
+        line("402 minting, ours", a.challenges, a.peerChallenges)
+      ].join("\n"))
+    )
+  }
+  const b = yield* Effect.scoped(partB)
   const table = [
     `Gateway benchmark (${store}; ${SECONDS}s per load run, median of 3, 32 connections, loopback)`,
     "",
@@ -238,6 +289,9 @@ const program = Effect.gen(function*() {
     line("GET /v1/services/{id} (1,000 live)", a.getById, a.baseline),
     line("GET /v1/services?q=… (1,000 live)", a.search, a.baseline),
     line("402 challenge minting", a.challenges, a.baseline),
+    line("402 minting, @x402/express peer (same offer)", a.peerChallenges, a.baseline),
+    "",
+    `402 minting, ours to the @x402/express peer: ${fmt(a.challengesToPeer, 2)}× (goal ≥ 1.0)`,
     "",
     `start-up to first 200 on /health, fresh store: ${fmt(a.startupMs, 0)} ms (runs: ${a.startups.map((s) => fmt(s, 0)).join(", ")}; goal < 1500)`,
     ...(a.restarts.length === 0 ? [] : [
@@ -263,7 +317,8 @@ const program = Effect.gen(function*() {
       { label: "baseline node:http", value: a.baseline.requestsPerSecond },
       { label: "GET /v1/services/{id}", value: a.getById.requestsPerSecond },
       { label: "GET /v1/services?q=", value: a.search.requestsPerSecond },
-      { label: "402 challenges", value: a.challenges.requestsPerSecond }
+      { label: "402 challenges", value: a.challenges.requestsPerSecond },
+      { label: "402 challenges, @x402/express peer", value: a.peerChallenges.requestsPerSecond }
     ]))
   })
 })

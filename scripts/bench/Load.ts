@@ -6,6 +6,8 @@ export interface LoadFigures {
   readonly p99: number
   readonly non2xx: number
   readonly errors: number
+  /** How many answers had each status code. */
+  readonly statusCodes: Readonly<Record<string, number>>
 }
 
 /** One bounded autocannon run against a URL on loopback. */
@@ -34,7 +36,8 @@ export const load = (options: {
           p50: result.latency.p50,
           p99: result.latency.p99,
           non2xx: result.non2xx,
-          errors: result.errors
+          errors: result.errors,
+          statusCodes: Object.fromEntries(Object.entries(result.statusCodeStats ?? {}).map(([code, stats]) => [code, stats.count ?? 0]))
         })
       }
     )
@@ -54,6 +57,10 @@ export const medianOf3 = async (run: () => Promise<LoadFigures>): Promise<LoadFi
     p50: median(runs.map((r) => r.p50)),
     p99: median(runs.map((r) => r.p99)),
     non2xx: runs.reduce((a, r) => a + r.non2xx, 0),
-    errors: runs.reduce((a, r) => a + r.errors, 0)
+    errors: runs.reduce((a, r) => a + r.errors, 0),
+    statusCodes: runs.reduce<Record<string, number>>((sum, r) => {
+      for (const [code, count] of Object.entries(r.statusCodes)) sum[code] = (sum[code] ?? 0) + count
+      return sum
+    }, {})
   }
 }

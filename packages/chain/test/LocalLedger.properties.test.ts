@@ -4,7 +4,7 @@ import * as fc from "fast-check"
 import { AbortCode, type AbortName, Events, eventType, poolIdOf, SUI_COIN_TYPE } from "@gateway/domain/chain/SpendAccountModule"
 import * as Kinds from "../src/build/Kinds.ts"
 import type { Execution } from "../src/local/Execution.ts"
-import { Rejection } from "../src/local/Executor.ts"
+import { Rejection } from "../src/local/execute/Admission.ts"
 import { addr, OWNER, RECIPIENT, World } from "./vectors/World.ts"
 
 // === Steps ===

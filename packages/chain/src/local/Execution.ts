@@ -11,6 +11,9 @@ export type ExecutionStatus = EffectsV2Input["status"]
 /** Sui's `ExecutionFailureStatus`, one of its variants (MoveAbort, InsufficientGas, CommandArgumentError, …). */
 export type ExecutionFailure = Extract<ExecutionStatus, { Failure: unknown }>["Failure"]["error"]
 
+/** The objects a transaction runs against; only looked up, never listed. */
+export type ObjectReader = Pick<ReadonlyMap<string, LedgerObject>, "get" | "has">
+
 /** Sui's `GasCostSummary`. */
 export interface GasCostSummary {
   readonly computationCost: bigint

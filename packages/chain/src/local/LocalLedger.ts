@@ -7,8 +7,9 @@ import { Clock, Context, Effect, Layer, PubSub, Schema, Semaphore, Stream } from
 import type { ChainEvent } from "@gateway/domain/chain/ChainTransaction"
 import { normalizeCoinType, type SpendAccountPackage, SUI_COIN_TYPE } from "@gateway/domain/chain/SpendAccountModule"
 import { Unavailable } from "@gateway/domain/Errors"
-import type { Execution } from "./Execution.ts"
-import { execute, type ObjectReader, Rejection } from "./Executor.ts"
+import { Rejection } from "./execute/Admission.ts"
+import type { Execution, ObjectReader } from "./Execution.ts"
+import { execute } from "./Executor.ts"
 import { type IncludedTransaction, type LedgerCheckpoint, makeCheckpoint } from "./LedgerCheckpoint.ts"
 import { type BalanceChange, balanceChanges, effectsBcs, type EventsRecord, eventsRecord, suiDigest } from "./LedgerEffects.ts"
 import { deriveObjectId, genesisObjects, type LedgerObject, withVersion } from "./LedgerObject.ts"
@@ -351,35 +352,53 @@ export class LocalLedger extends Context.Service<LocalLedger, {
         })
 
         const now = Clock.currentTimeMillis
-        const checkpoint = guard(lock.withPermit(Effect.flatMap(now, checkpointNow)))
+        const checkpointPending = guard(lock.withPermit(Effect.flatMap(now, checkpointNow)))
+        // The timer's checkpoints get no span: an idle ledger would otherwise trace one every interval.
         if (config.checkpointIntervalMs > 0) {
-          yield* Effect.forkScoped(Effect.forever(Effect.andThen(Effect.sleep(config.checkpointIntervalMs), Effect.ignore(checkpoint))))
+          yield* Effect.forkScoped(Effect.forever(Effect.andThen(Effect.sleep(config.checkpointIntervalMs), Effect.ignore(checkpointPending))))
         }
+        /** What a transaction span carries once it is known: its digest and outcome, never its bytes or signatures. */
+        const annotateTransaction = (tx: LedgerTransaction) => Effect.annotateCurrentSpan({ digest: tx.digest, status: tx.status })
 
         return LocalLedger.of({
           config,
+          // The span covers the wait for the ledger's lock, which is where concurrent executes queue.
           executeSigned: (txBytes, signatures) =>
-            guard(lock.withPermit(Effect.flatMap(now, (at) => applyExecute(txBytes, signatures, at, false)))),
-          simulate: (request) => guard(Effect.flatMap(now, (at) => simulate(request, at))),
+            guard(lock.withPermit(Effect.flatMap(now, (at) => applyExecute(txBytes, signatures, at, false)))).pipe(
+              Effect.tap(annotateTransaction),
+              Effect.withSpan("LocalLedger.execute")
+            ),
+          simulate: (request) =>
+            guard(Effect.flatMap(now, (at) => simulate(request, at))).pipe(Effect.tap(annotateTransaction), Effect.withSpan("LocalLedger.simulate")),
           mint: (recipient, coinType, amount) =>
-            guard(lock.withPermit(Effect.flatMap(now, (at) => applyMint(recipient, coinType, amount, at, false)))),
-          checkpoint,
-          latestCheckpoint: guard(Effect.sync(latest)),
-          getCheckpoint: (sequenceNumber) => guard(Effect.sync(() => (sequenceNumber < 0n ? undefined : checkpoints[Number(sequenceNumber)]))),
+            guard(lock.withPermit(Effect.flatMap(now, (at) => applyMint(recipient, coinType, amount, at, false)))).pipe(
+              Effect.tap((coin) => Effect.annotateCurrentSpan("objectId", coin.id)),
+              Effect.withSpan("LocalLedger.mint")
+            ),
+          checkpoint: checkpointPending.pipe(
+            Effect.tap((sequenceNumber) => Effect.annotateCurrentSpan("checkpoint", sequenceNumber.toString())),
+            Effect.withSpan("LocalLedger.checkpoint")
+          ),
+          latestCheckpoint: guard(Effect.sync(latest)).pipe(Effect.withSpan("LocalLedger.latestCheckpoint")),
+          getCheckpoint: (sequenceNumber) =>
+            guard(Effect.sync(() => (sequenceNumber < 0n ? undefined : checkpoints[Number(sequenceNumber)]))).pipe(
+              Effect.withSpan("LocalLedger.getCheckpoint", { attributes: { checkpoint: sequenceNumber.toString() } })
+            ),
           checkpoints: Stream.unwrap(guard(Effect.succeed(Stream.fromPubSub(made)))),
           getTransaction: (digest) =>
             guard(Effect.sync(() => {
               const tx = transactions.get(digest)
               return tx === undefined ? undefined : withFinality(tx)
-            })),
-          getObject: (id) => guard(Effect.sync(() => objects.get(normalizeSuiAddress(id)))),
+            })).pipe(Effect.withSpan("LocalLedger.getTransaction", { attributes: { digest } })),
+          getObject: (id) =>
+            guard(Effect.sync(() => objects.get(normalizeSuiAddress(id)))).pipe(Effect.withSpan("LocalLedger.getObject", { attributes: { objectId: id } })),
           ownedObjects: (owner) =>
             guard(Effect.sync(() => {
               const address = normalizeSuiAddress(owner)
               return [...objects.values()]
                 .filter((o) => o.owner._tag === "Address" && o.owner.address === address)
                 .sort((a, b) => a.id.localeCompare(b.id))
-            })),
+            })).pipe(Effect.withSpan("LocalLedger.ownedObjects")),
           setFaults: (next) =>
             Effect.sync(() => {
               faults = { ...faults, ...next }

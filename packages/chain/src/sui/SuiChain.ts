@@ -48,18 +48,26 @@ const unreachable = (method: string, error: unknown) =>
     Effect.fail(unavailable("chain_unreachable"))
   )
 
-/** One call to the node: a rejection or a timeout is UNAVAILABLE, unless `known` makes it an error of the caller's. */
+/**
+ * One call to the node, in a client span named for the core API method (its
+ * attributes name digests and object ids only): a rejection or a timeout is
+ * UNAVAILABLE, unless `known` makes it an error of the caller's.
+ */
 const node = <A, E = never>(
   method: string,
   f: (signal: AbortSignal) => Promise<A>,
-  known: (error: unknown) => Option.Option<E> = () => Option.none()
+  options: {
+    readonly known?: (error: unknown) => Option.Option<E>
+    readonly attributes?: Record<string, unknown>
+  } = {}
 ): Effect.Effect<A, E | Unavailable> =>
   Effect.tryPromise({ try: f, catch: (error) => error }).pipe(
     Effect.timeoutOrElse({ duration: CALL_TIMEOUT, orElse: () => Effect.fail(new Error(`no answer in ${CALL_TIMEOUT}`)) }),
     Effect.catch((error): Effect.Effect<never, E | Unavailable> => {
-      const mapped = known(error)
+      const mapped = options.known?.(error) ?? Option.none()
       return Option.isSome(mapped) ? Effect.fail(mapped.value) : unreachable(method, error)
-    })
+    }),
+    Effect.withSpan(`SuiChain.core.${method}`, { kind: "client", attributes: options.attributes ?? {} })
   )
 
 /** Decodes what the node answered; bytes that do not decode mean the node is not to be trusted, not that the caller erred. */
@@ -97,7 +105,7 @@ export const layer = (config: SuiChainConfig): Layer.Layer<Chain> =>
     /** The objects at `ids`, in order; none where the node holds no such object. */
     const objects = (ids: ReadonlyArray<string>) =>
       Effect.flatMap(
-        node("getObjects", (signal) => client.core.getObjects({ objectIds: [...ids], include: { content: true }, signal })),
+        node("getObjects", (signal) => client.core.getObjects({ objectIds: [...ids], include: { content: true }, signal }), { attributes: { objectIds: ids } }),
         ({ objects }) =>
           Effect.forEach(objects, (found) =>
             found instanceof ObjectError
@@ -151,7 +159,7 @@ export const layer = (config: SuiChainConfig): Layer.Layer<Chain> =>
       })
 
     const findPool = (owner: string, coinType: string) =>
-      Effect.map(poolsOf(owner, [coinType]), (pools) => Option.fromNullishOr(pools[0])).pipe(Effect.withSpan("SuiChain.findPool"))
+      Effect.map(poolsOf(owner, [coinType]), (pools) => Option.fromNullishOr(pools[0])).pipe(Effect.withSpan("SuiChain.findPool", { attributes: { coinType } }))
 
     const listPools = (owner: string, also: ReadonlyArray<string> = []) =>
       poolsOf(owner, [...config.assets, ...also]).pipe(Effect.withSpan("SuiChain.listPools"))
@@ -166,7 +174,7 @@ export const layer = (config: SuiChainConfig): Layer.Layer<Chain> =>
           if (!page.hasNextPage || page.cursor === null) return all
           cursor = page.cursor
         }
-      })
+      }).pipe(Effect.withSpan("SuiChain.coins", { attributes: { coinType } }))
 
     const payRefs = (grantObjectId: string) =>
       Effect.gen(function*() {
@@ -179,18 +187,21 @@ export const layer = (config: SuiChainConfig): Layer.Layer<Chain> =>
         const coinType = poolCoinType(pkg, pool.object.type)
         if (Option.isNone(coinType)) return yield* unavailable(`object ${fields.pool_id} is not a spend_account Pool`)
         return { grant: grant.ref, pool: pool.ref, coinType: coinType.value }
-      })
+      }).pipe(Effect.withSpan("SuiChain.payRefs", { attributes: { objectId: grantObjectId } }))
 
     const getTransaction = (digest: string) =>
       Effect.gen(function*() {
         const result = yield* node(
           "getTransaction",
           (signal) => client.core.getTransaction({ digest, include: { events: true, bcs: true }, signal }),
-          // The node's "no such transaction": not known yet, which a later finalize may find.
-          (error) =>
-            error instanceof TransactionError && error.reason === "notFound"
-              ? Option.some(new NotFinal({ message: "The transaction is not known to the chain yet", reason: "unknown_digest" }))
-              : Option.none()
+          {
+            // The node's "no such transaction": not known yet, which a later finalize may find.
+            known: (error) =>
+              error instanceof TransactionError && error.reason === "notFound"
+                ? Option.some(new NotFinal({ message: "The transaction is not known to the chain yet", reason: "unknown_digest" }))
+                : Option.none(),
+            attributes: { digest }
+          }
         )
         const tx = result.$kind === "Transaction" ? result.Transaction : result.FailedTransaction
         const data = yield* decodeOr(`transaction ${digest}`, () => bcs.TransactionData.parse(tx.bcs))
@@ -222,13 +233,15 @@ export const layer = (config: SuiChainConfig): Layer.Layer<Chain> =>
       ),
       findPool,
       listPools,
-      buildCreateGrant: (input) => builders.buildCreateGrant(input).pipe(Effect.withSpan("SuiChain.buildCreateGrant")),
-      buildRevoke: (input) => builders.buildRevoke(input).pipe(Effect.withSpan("SuiChain.buildRevoke")),
-      buildPause: (input) => builders.buildPause(input).pipe(Effect.withSpan("SuiChain.buildPause")),
-      buildResume: (input) => builders.buildResume(input).pipe(Effect.withSpan("SuiChain.buildResume")),
-      buildFundPool: (input) => builders.buildFundPool(input).pipe(Effect.withSpan("SuiChain.buildFundPool")),
-      buildPay: (input) => builders.buildPay(input).pipe(Effect.withSpan("SuiChain.buildPay")),
+      buildCreateGrant: (input) =>
+        builders.buildCreateGrant(input).pipe(Effect.withSpan("SuiChain.buildCreateGrant", { attributes: { objectId: input.pool.poolId } })),
+      buildRevoke: (input) => builders.buildRevoke(input).pipe(Effect.withSpan("SuiChain.buildRevoke", { attributes: { objectId: input.grantObjectId } })),
+      buildPause: (input) => builders.buildPause(input).pipe(Effect.withSpan("SuiChain.buildPause", { attributes: { objectId: input.grantObjectId } })),
+      buildResume: (input) => builders.buildResume(input).pipe(Effect.withSpan("SuiChain.buildResume", { attributes: { objectId: input.grantObjectId } })),
+      buildFundPool: (input) => builders.buildFundPool(input).pipe(Effect.withSpan("SuiChain.buildFundPool", { attributes: { coinType: input.coinType } })),
+      buildPay: (input) => builders.buildPay(input).pipe(Effect.withSpan("SuiChain.buildPay", { attributes: { objectId: input.grantObjectId } })),
       getTransaction,
-      sharedVersion: (objectId) => Effect.map(sharedObject(objectId), ({ ref }) => ref.initialSharedVersion).pipe(Effect.withSpan("SuiChain.sharedVersion"))
+      sharedVersion: (objectId) =>
+        Effect.map(sharedObject(objectId), ({ ref }) => ref.initialSharedVersion).pipe(Effect.withSpan("SuiChain.sharedVersion", { attributes: { objectId } }))
     })
   })

@@ -3,7 +3,7 @@ import { fromBase64 } from "@mysten/sui/utils"
 import { Events, normalizeCoinType, poolIdOf, type SpendAccountPackage, SUI_COIN_TYPE, target } from "@gateway/domain/chain/SpendAccountModule"
 import * as Kinds from "../../src/build/Kinds.ts"
 import type { Execution } from "../../src/local/Execution.ts"
-import { Rejection } from "../../src/local/Executor.ts"
+import { Rejection } from "../../src/local/execute/Admission.ts"
 import { GRANT, senderOf, type Step } from "./Vectors.ts"
 import { DELEGATE, RECIPIENT, World } from "./World.ts"
 

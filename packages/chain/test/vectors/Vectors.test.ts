@@ -18,7 +18,8 @@ import {
 import { verifyGrantCreated } from "@gateway/domain/verify/GrantCreatedVerifier"
 import { fundPool } from "../../src/build/Kinds.ts"
 import type { Execution } from "../../src/local/Execution.ts"
-import { FunctionIndex, GAS_UNITS, Rejection } from "../../src/local/Executor.ts"
+import { GAS_UNITS, Rejection } from "../../src/local/execute/Admission.ts"
+import { FunctionIndex } from "../../src/local/execute/SpendAccountEntries.ts"
 import { storageCost } from "../../src/local/LedgerObject.ts"
 import { type Ran, VectorRunner } from "./VectorRunner.ts"
 import { BIG_COIN, GRANT, ModuleVectors, type Outcome, U64_MAX, type Vector } from "./Vectors.ts"
@@ -157,7 +158,7 @@ describe("the Move tests mirror the vectors", () => {
 
 describe("the executor cites the Move checks it mirrors", () => {
   const move = readFileSync(new URL("../../move/sources/spend_account.move", import.meta.url), "utf8").split("\n")
-  const executor = readFileSync(new URL("../../src/local/Executor.ts", import.meta.url), "utf8")
+  const executor = readFileSync(new URL("../../src/local/execute/SpendAccountEntries.ts", import.meta.url), "utf8")
   const citations = [...executor.matchAll(/abort\("(\w+)"[^)]*\) \/\/ spend_account\.move:(\d+)/g)]
   it("every abort names the line of spend_account.move that raises the same error", () => {
     assert.isAbove(citations.length, 30)

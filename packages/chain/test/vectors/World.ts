@@ -4,7 +4,8 @@ import { Transaction, TransactionDataBuilder } from "@mysten/sui/transactions"
 import { fromBase64, normalizeSuiAddress } from "@mysten/sui/utils"
 import { normalizeCoinType, type SpendAccountPackage, SUI_COIN_TYPE } from "@gateway/domain/chain/SpendAccountModule"
 import type { Execution } from "../../src/local/Execution.ts"
-import { execute, Rejection } from "../../src/local/Executor.ts"
+import { Rejection } from "../../src/local/execute/Admission.ts"
+import { execute } from "../../src/local/Executor.ts"
 import { deriveObjectId, genesisObjects, type LedgerObject, localPackage, type ObjectData, storageCost, withVersion } from "../../src/local/LedgerObject.ts"
 
 export const addr = (n: number) => normalizeSuiAddress(n.toString(16))
