@@ -1,13 +1,14 @@
 import type { ClientWithCoreApi } from "@mysten/sui/client"
 import type { Signer } from "@mysten/sui/cryptography"
 import { decodePaymentRequiredHeader, decodePaymentResponseHeader, decodePaymentSignatureHeader, encodePaymentSignatureHeader } from "@x402/core/http"
-import type { PaymentRequirements, SettleResponse } from "@x402/core/types"
+import type { SettleResponse } from "@x402/core/types"
 import { Effect, Schedule, Schema } from "effect"
 import * as Kinds from "@gateway/chain/build/Kinds"
-import { normalizeCoinType, type SpendAccountPackage } from "@gateway/domain/chain/SpendAccountModule"
+import type { SpendAccountPackage } from "@gateway/domain/chain/SpendAccountModule"
 import type { ConnectionManifest } from "@gateway/domain/ConnectionManifest"
+import { type ManifestGrant, vouchedOffer } from "@gateway/domain/payment/OfferVouching"
+import { findSuiDelegateOffer, SUI_DELEGATE_SCHEME, type SuiDelegateOffer } from "@gateway/domain/payment/SuiDelegateOffer"
 import { proofMessage, proofUrl, sha256Hex } from "@gateway/domain/PaymentProof"
-import { policyAllows } from "@gateway/domain/Policy"
 import { memoOf } from "@gateway/domain/verify/PaymentVerifier"
 import { executeKind, type GasOptions, type LedgerUnreachable } from "./OwnerWallet.ts"
 
@@ -52,15 +53,49 @@ const refuse = (reason: string) => Effect.fail(new PaymentRefused({ reason }))
 /** The gateway answers NOT_FINAL until the payment is checkpointed: wait for it, within bounds. */
 const untilFinal = Schedule.spaced("100 millis")
 
-/** A challenge must leave this long to pay and present it, or paying it would likely be wasted. */
-const MIN_TIME_LEFT_MS = 2_000
-
 /** The package the manifest names: `pay` is called at its published-at id. */
 export const packageOf = (manifest: ConnectionManifest): SpendAccountPackage => ({
   originalId: manifest.packageId,
   publishedAt: manifest.publishedAt,
   registryId: manifest.registryId
 })
+
+/**
+ * Pays an offer through the grant: `<publishedAt>::spend_account::pay<T>(grant,
+ * pool, amount, recipient, memo = UTF-8 of the nonce, clock)`, signed by the
+ * agent's key and executed through `client`. Answers the digest; a payment the
+ * chain refused fails with its reason (and its digest when it reached the chain).
+ */
+export const payOffer = (input: {
+  readonly pkg: SpendAccountPackage
+  readonly signer: Signer
+  readonly client: ClientWithCoreApi
+  readonly grant: ManifestGrant
+  readonly offer: SuiDelegateOffer
+  readonly amount: bigint
+  readonly gas?: GasOptions
+}) =>
+  Effect.gen(function*() {
+    const { grant, offer, signer } = input
+    const kind = yield* Effect.promise(() =>
+      Kinds.pay(input.pkg, {
+        sender: signer.toSuiAddress(),
+        grant: { objectId: grant.grantObjectId, initialSharedVersion: BigInt(grant.grantInitialSharedVersion) },
+        pool: { objectId: grant.pool, initialSharedVersion: BigInt(grant.poolInitialSharedVersion) },
+        coinType: grant.coinType,
+        amount: input.amount,
+        recipient: offer.payTo,
+        memo: memoOf(offer.extra.nonce)
+      })
+    )
+    const executed = yield* executeKind(kind.txKindBytes, signer, input.client, input.gas).pipe(
+      Effect.catchTag("KindRefused", (refused) => refuse(`the chain refused the payment: ${refused.reason}`))
+    )
+    if (executed.status === "failure") {
+      return yield* Effect.fail(new PaymentRefused({ reason: `the chain refused the payment: ${executed.error ?? "failure"}`, digest: executed.digest }))
+    }
+    return executed.digest
+  })
 
 /**
  * An agent that pays for calls with its own key through the grant its owner
@@ -82,65 +117,36 @@ export const makeAgent = (options: {
 }) => {
   const { manifest, signer, client } = options
   const pkg = packageOf(manifest)
-  const gatewayOrigin = URL.parse(manifest.apiBaseUrl)?.origin
   /** Challenge nonce → the digest that paid it: a challenge is never paid twice. */
   const paidNonces = new Map<string, string>()
   /** Request (method, URL, body hash) → credential of a payment whose answer it has not received yet. */
   const unanswered = new Map<string, string>()
 
-  const choose = (required: { resource: { url: string }; accepts: ReadonlyArray<PaymentRequirements> }, url: URL, method: string) =>
+  const choose = (required: { accepts: ReadonlyArray<unknown> }, url: URL, method: string) =>
     Effect.gen(function*() {
-      const terms = required.accepts.find((a) => a.extra?.["rail"] === "delegate")
-      if (terms === undefined) return yield* refuse("no terms on the delegate rail")
-      const extra = terms.extra ?? {}
-      const [nonce, serviceId, path, termsMethod, expiresAt] = [extra["nonce"], extra["serviceId"], extra["path"], extra["method"], extra["expiresAt"]]
-      if (
-        typeof nonce !== "string" || typeof serviceId !== "string" || typeof path !== "string" || typeof termsMethod !== "string" ||
-        typeof expiresAt !== "string"
-      ) {
-        return yield* refuse("the challenge does not name its nonce, service, method, path and expiry")
-      }
-      // Only the gateway the manifest names is paid: a 402 from anywhere else, or naming a resource elsewhere, is not.
-      const resource = URL.parse(required.resource.url)
-      if (gatewayOrigin === undefined || url.origin !== gatewayOrigin || resource?.origin !== gatewayOrigin) {
-        return yield* refuse(`origin: only challenges from ${manifest.apiBaseUrl} are paid`)
-      }
-      if (extra["packageId"] !== manifest.packageId) return yield* refuse(`package: the challenge names ${String(extra["packageId"])}, not ${manifest.packageId}`)
-      // The terms the policy is checked against must be those of the address being called, not whatever a 402 claims.
-      if (!url.pathname.endsWith(`/v1/pay/${serviceId}`) || URL.parse(required.resource.url)?.pathname !== url.pathname) {
-        return yield* refuse(`service: the challenge names ${serviceId}, not the service at ${url.pathname}`)
-      }
-      if (!(Date.parse(expiresAt) - Date.now() > MIN_TIME_LEFT_MS)) return yield* refuse("expiry: the challenge expires before it can be paid")
-      if (termsMethod !== method) return yield* refuse(`method: the service is called with ${termsMethod}, not ${method}`)
-      if (terms.network !== manifest.network) return yield* refuse(`network: ${terms.network} is not ${manifest.network}`)
-      const grant = manifest.grants.find((g) => normalizeCoinType(g.coinType) === normalizeCoinType(terms.asset))
-      if (grant === undefined) return yield* refuse(`asset: no grant for ${terms.asset}`)
-      if (!/^[1-9][0-9]*$/.test(terms.amount)) return yield* refuse("amount: not an exact positive integer")
-      const amount = BigInt(terms.amount)
-      if (amount > BigInt(grant.maxPerPayment)) return yield* refuse(`amount: ${amount} exceeds the per-payment cap ${grant.maxPerPayment}`)
-      const call = { serviceId, method, path, recipient: terms.payTo, asset: terms.asset }
-      if (!policyAllows(manifest.policy, call, normalizeCoinType)) {
-        return yield* refuse(`policy: ${serviceId} ${method} ${path} paying ${terms.payTo} in ${terms.asset} is not allowed`)
-      }
-      return { terms, nonce, amount, grant }
+      const offer = findSuiDelegateOffer(required.accepts)
+      if (offer === undefined) return yield* refuse(`no ${SUI_DELEGATE_SCHEME} offer in the challenge`)
+      const vouching = vouchedOffer(manifest, offer, Date.now(), { url, method })
+      if (vouching._tag === "Refused") return yield* refuse(vouching.reason)
+      return { offer, amount: vouching.amount, grant: vouching.grant }
     })
 
   /** The credential for one request: the payment, and the proof that this agent made it for exactly this request. */
   const credentialFor = (
-    terms: PaymentRequirements,
-    nonce: string,
+    offer: SuiDelegateOffer,
     digest: string,
     request: { readonly method: string; readonly resourceUrl: string; readonly search: string; readonly bodySha256: string }
   ) =>
     Effect.gen(function*() {
+      const nonce = offer.extra.nonce
       const message = proofMessage({ nonce, digest, method: request.method, url: proofUrl(request.resourceUrl, request.search), bodySha256: request.bodySha256 })
       if (message === undefined) return yield* refuse("the request cannot be bound to a payment proof")
       const { signature } = yield* Effect.promise(() => signer.signPersonalMessage(message))
-      return encodePaymentSignatureHeader({ x402Version: 2, accepted: terms, payload: { digest, proof: signature } })
+      return encodePaymentSignatureHeader({ x402Version: 2, accepted: offer, payload: { digest, proof: signature } })
     })
 
   /** Presents a credential, waiting (within bounds) while the gateway says the payment is not final yet. */
-  const present = (url: string, init: RequestInit, body: Uint8Array | undefined, credential: string, digest: string) =>
+  const present = (url: string, init: RequestInit, body: Uint8Array<ArrayBuffer> | undefined, credential: string, digest: string) =>
     Effect.tryPromise({
       try: async () => {
         const headers = { ...Object.fromEntries(new Headers(init.headers)), "payment-signature": credential }
@@ -172,7 +178,7 @@ export const makeAgent = (options: {
       const body = raw === undefined || raw === null
         ? undefined
         : new Uint8Array(yield* Effect.tryPromise({
-          try: () => new Request(url, { method, body: raw, duplex: "half" }).arrayBuffer(),
+          try: () => new Response(raw).arrayBuffer(),
           catch: () => new PaymentRefused({ reason: "the request body cannot be read" })
         }))
       const bodySha256 = yield* Effect.promise(() => sha256Hex(body ?? new Uint8Array()))
@@ -198,38 +204,18 @@ export const makeAgent = (options: {
       const header = first.headers.get("payment-required")
       if (header === null) return yield* refuse("a 402 without a PAYMENT-REQUIRED challenge")
       const required = yield* Effect.try({ try: () => decodePaymentRequiredHeader(header), catch: () => new PaymentRefused({ reason: "unreadable challenge" }) })
-      const { terms, nonce, amount, grant } = yield* choose(required, target, method)
+      const { offer, amount, grant } = yield* choose(required, target, method)
+      const nonce = offer.extra.nonce
 
-      const digest = paidNonces.get(nonce) ?? (yield* payOnce(terms, nonce, amount, grant))
+      const gas = options.gas === undefined ? undefined : yield* options.gas
+      const digest = paidNonces.get(nonce) ??
+        (yield* payOffer({ pkg, signer, client, grant, offer, amount, ...(gas === undefined ? {} : { gas }) }))
       paidNonces.set(nonce, digest)
-      const credential = yield* credentialFor(terms, nonce, digest, { method, resourceUrl: required.resource.url, search: target.search, bodySha256 })
+      const credential = yield* credentialFor(offer, digest, { method, resourceUrl: offer.extra.resourceUrl, search: target.search, bodySha256 })
       unanswered.set(requestKey, credential)
       const paid = yield* present(url, init, body, credential, digest)
       if (answeredBy(paid.response)) unanswered.delete(requestKey)
       return result(paid.response, digest, credential)
-    })
-
-  const payOnce = (terms: PaymentRequirements, nonce: string, amount: bigint, grant: ConnectionManifest["grants"][number]) =>
-    Effect.gen(function*() {
-      const kind = yield* Effect.promise(() =>
-        Kinds.pay(pkg, {
-          sender: signer.toSuiAddress(),
-          grant: { objectId: grant.grantObjectId, initialSharedVersion: BigInt(grant.grantInitialSharedVersion) },
-          pool: { objectId: grant.pool, initialSharedVersion: BigInt(grant.poolInitialSharedVersion) },
-          coinType: grant.coinType,
-          amount,
-          recipient: terms.payTo,
-          memo: memoOf(nonce)
-        })
-      )
-      const gas = options.gas === undefined ? {} : yield* options.gas
-      const executed = yield* executeKind(kind.txKindBytes, signer, client, gas).pipe(
-        Effect.catchTag("KindRefused", (refused) => refuse(`the chain refused the payment: ${refused.reason}`))
-      )
-      if (executed.status === "failure") {
-        return yield* Effect.fail(new PaymentRefused({ reason: `the chain refused the payment: ${executed.error ?? "failure"}`, digest: executed.digest }))
-      }
-      return executed.digest
     })
 
   return { fetchPaid, address: signer.toSuiAddress() }

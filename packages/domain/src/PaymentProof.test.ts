@@ -1,6 +1,6 @@
 import { assert, describe, it } from "@effect/vitest"
 import { createHash } from "node:crypto"
-import { proofText, sha256Hex } from "./PaymentProof.ts"
+import { challengeProofText, proofText, sha256Hex } from "./PaymentProof.ts"
 
 const fields = {
   nonce: "svc_1.1.1800000000000.0123456789abcdef0123456789abcdef.AAAAAAAAAAAAAAAAAAAAAA",
@@ -30,6 +30,18 @@ describe("payment proof text", () => {
     assert.isUndefined(proofText({ ...fields, nonce: "" }))
     assert.isUndefined(proofText({ ...fields, method: "post" }))
     assert.isUndefined(proofText({ ...fields, bodySha256: fields.bodySha256.toUpperCase() }))
+  })
+
+  it("bound to the challenge: its own first line, the declared method and the resource URL, never a request proof's text", () => {
+    const challenge = { nonce: fields.nonce, digest: fields.digest, method: "POST", url: "https://gateway.example/v1/pay/svc_1" }
+    const text = challengeProofText(challenge)
+    assert.strictEqual(
+      text,
+      ["sui-gateway-payment-proof:challenge:v1", `nonce:${fields.nonce}`, `digest:${fields.digest}`, "method:POST", "url:https://gateway.example/v1/pay/svc_1"].join("\n")
+    )
+    assert.notStrictEqual(text?.split("\n")[0], proofText(fields)?.split("\n")[0])
+    assert.isUndefined(challengeProofText({ ...challenge, url: "https://a/\nbody-sha256:00" }))
+    assert.isUndefined(challengeProofText({ ...challenge, method: "post" }))
   })
 
   it("hashes bodies as node:crypto does", async () => {

@@ -47,6 +47,40 @@ export const proofMessage = (f: ProofFields): Uint8Array | undefined => {
 /** The URL a proof names: the resource URL and the request's query string as `URL.search` gives it (`?…`, or nothing). */
 export const proofUrl = (resourceUrl: string, search: string): string => `${resourceUrl}${search}`
 
+/**
+ * The proof a client that never sees the request it pays for signs: x402's
+ * `SchemeNetworkClient` and an mppx client method receive only the
+ * challenge. It binds the payment to the request the challenge describes (its
+ * declared method and resource URL), not to a query string or body. It has
+ * its own first line, so neither kind of proof is ever read as the other.
+ * Like the request proof, only the delegate that paid can make it: a chain
+ * reader who knows the digest and the nonce still cannot redeem the payment.
+ *
+ *     sui-gateway-payment-proof:challenge:v1
+ *     nonce:<the challenge nonce>
+ *     digest:<the paying transaction's digest>
+ *     method:<the challenge's declared method>
+ *     url:<the challenge's resource.url>
+ */
+export interface ChallengeProofFields {
+  readonly nonce: string
+  readonly digest: string
+  readonly method: string
+  readonly url: string
+}
+
+export const CHALLENGE_PROOF_VERSION = "sui-gateway-payment-proof:challenge:v1"
+
+export const challengeProofText = (f: ChallengeProofFields): string | undefined =>
+  [f.nonce, f.digest, f.method, f.url].every((v) => v.length > 0 && !/[\r\n]/.test(v) && v.trim() === v) && /^[A-Z]+$/.test(f.method)
+    ? [CHALLENGE_PROOF_VERSION, `nonce:${f.nonce}`, `digest:${f.digest}`, `method:${f.method}`, `url:${f.url}`].join("\n")
+    : undefined
+
+export const challengeProofMessage = (f: ChallengeProofFields): Uint8Array | undefined => {
+  const text = challengeProofText(f)
+  return text === undefined ? undefined : new TextEncoder().encode(text)
+}
+
 /** Lower-case hex SHA-256, through WebCrypto so browsers and Node agree. */
-export const sha256Hex = async (bytes: Uint8Array): Promise<string> =>
+export const sha256Hex = async (bytes: Uint8Array<ArrayBuffer>): Promise<string> =>
   toHex(new Uint8Array(await crypto.subtle.digest("SHA-256", bytes)))

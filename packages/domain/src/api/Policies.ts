@@ -1,15 +1,27 @@
 import { Schema } from "effect"
-import { HttpApiEndpoint, HttpApiGroup } from "effect/http-api"
+import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
 import { Invalid } from "../Errors.ts"
 import { CreatePolicy, CreateProfile, Policy, Profile } from "../Policy.ts"
 import { OwnerAuth } from "./OwnerAuth.ts"
 
 export class PoliciesApi extends HttpApiGroup.make("policies")
   .add(
-    HttpApiEndpoint.post("createPolicy", "/policies", { payload: CreatePolicy, success: Policy }),
-    HttpApiEndpoint.get("listPolicies", "/policies", { success: Schema.Struct({ policies: Schema.Array(Policy) }) }),
-    HttpApiEndpoint.post("createProfile", "/profiles", { payload: CreateProfile, success: Profile, error: Invalid }),
-    HttpApiEndpoint.get("listProfiles", "/profiles", { success: Schema.Struct({ profiles: Schema.Array(Profile) }) })
+    HttpApiEndpoint.post("createPolicy", "/policies", { payload: CreatePolicy, success: Policy }).annotateMerge(OpenApi.annotations({
+      summary: "Create a policy",
+      description: "Stores a named rule of what an agent may pay for (services, methods, paths, recipients, assets; an empty list allows any), with its on-chain policy id."
+    })),
+    HttpApiEndpoint.get("listPolicies", "/policies", { success: Schema.Struct({ policies: Schema.Array(Policy) }) }).annotateMerge(OpenApi.annotations({
+      summary: "List policies",
+      description: "The calling owner's policies."
+    })),
+    HttpApiEndpoint.post("createProfile", "/profiles", { payload: CreateProfile, success: Profile, error: Invalid }).annotateMerge(OpenApi.annotations({
+      summary: "Create a profile",
+      description: "Stores a named set of policies; a delegated signer created with a profile carries their rules."
+    })),
+    HttpApiEndpoint.get("listProfiles", "/profiles", { success: Schema.Struct({ profiles: Schema.Array(Profile) }) }).annotateMerge(OpenApi.annotations({
+      summary: "List profiles",
+      description: "The calling owner's profiles."
+    }))
   )
   .middleware(OwnerAuth)
   .prefix("/v1")

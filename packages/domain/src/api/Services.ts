@@ -1,5 +1,5 @@
 import { Schema } from "effect"
-import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema } from "effect/http-api"
+import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import { CatalogEntry, CatalogList, CatalogQuery } from "../CatalogEntry.ts"
 import { NotFound } from "../Errors.ts"
 import { ServiceId } from "../Ids.ts"
@@ -7,13 +7,22 @@ import { ServiceId } from "../Ids.ts"
 /** The public read side of the catalog: no session needed. */
 export class ServicesApi extends HttpApiGroup.make("services")
   .add(
-    HttpApiEndpoint.get("list", "/", { query: CatalogQuery, success: CatalogList }),
+    HttpApiEndpoint.get("list", "/", { query: CatalogQuery, success: CatalogList }).annotateMerge(OpenApi.annotations({
+      summary: "List live services",
+      description: "Live paid services, newest first; q searches names and descriptions, cursor pages on. No session needed."
+    })),
     HttpApiEndpoint.get("markdown", "/:id.md", {
       params: { id: ServiceId },
       success: Schema.String.pipe(HttpApiSchema.asText({ contentType: "text/markdown; charset=utf-8" })),
       error: NotFound
-    }),
-    HttpApiEndpoint.get("get", "/:id", { params: { id: ServiceId }, success: CatalogEntry, error: NotFound })
+    }).annotateMerge(OpenApi.annotations({
+      summary: "A service's terms as Markdown",
+      description: "The service page agents read: its terms and how to pay, generated from the JSON terms."
+    })),
+    HttpApiEndpoint.get("get", "/:id", { params: { id: ServiceId }, success: CatalogEntry, error: NotFound }).annotateMerge(OpenApi.annotations({
+      summary: "A service's terms",
+      description: "The authoritative machine terms of a paid call: price, asset, payTo, method, path, resourceUrl."
+    }))
   )
   .prefix("/v1/services")
 {}

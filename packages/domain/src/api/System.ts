@@ -1,5 +1,5 @@
 import { Schema } from "effect"
-import { HttpApiEndpoint, HttpApiGroup } from "effect/http-api"
+import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
 
 export const Health = Schema.Struct({
   ok: Schema.Boolean,
@@ -9,5 +9,8 @@ export const Health = Schema.Struct({
 })
 
 export class SystemApi extends HttpApiGroup.make("system", { topLevel: true }).add(
-  HttpApiEndpoint.get("health", "/health", { success: Health })
+  HttpApiEndpoint.get("health", "/health", { success: Health }).annotateMerge(OpenApi.annotations({
+      summary: "Health",
+      description: "Whether the store and the chain answer, and the network served."
+    }))
 ) {}

@@ -4,12 +4,16 @@ import { Chain } from "@gateway/chain/Chain"
 import { Api } from "@gateway/domain/api/Api"
 import type { CatalogEntry } from "@gateway/domain/CatalogEntry"
 import type { Invalid, NotFound, Unavailable } from "@gateway/domain/Errors"
+import type { X402Discovery } from "@gateway/domain/payment/X402Discovery"
 import { AppConfig } from "../Config.ts"
 import { serverCard as serverCardOf } from "./mcp/ServerCard.ts"
 import { Catalog } from "../catalog/Catalog.ts"
 import { PublicUrl } from "../http/PublicUrl.ts"
 
 const TITLE = "Sui delegated-signer gateway"
+
+/** The most resource URLs `/.well-known/x402` lists; the catalog pages on at /v1/services. */
+const X402_RESOURCES_MAX = 1000
 const SUMMARY =
   "Paid HTTP APIs for agents. Read a service's terms from /v1/services/{id}, check them against your owner's policy, pay the exact price on Sui through your delegated grant, and call resourceUrl with the payment."
 
@@ -42,9 +46,9 @@ const PROCEDURE = [
   "1. Find a service: `GET /v1/services?q=<words>` lists live services; `GET /v1/services/{id}` is the authoritative JSON of its terms. MCP clients find the same through the MCP server at `/mcp` (Streamable HTTP, no sign-in needed): tools `search_services`, `get_service_terms` and `how_to_pay`.",
   "2. Compare the terms with your owner's policy (your connection manifest): the service `id`, `method`, `path`, `asset` and the recipient `payTo` must all be allowed. If any differs, do not pay.",
   "3. Treat `price` as an exact integer of atomic units of `asset`; `decimals` is for display only. Refuse a price above your grant's `maxPerPayment`.",
-  "4. Call `resourceUrl` with `method`. The gateway answers `402 Payment Required` with a challenge (an x402 `accepts` body and a `WWW-Authenticate: Payment` header) carrying a single-use nonce.",
-  "5. Pay only through the `delegate` rail: call `spend_account::pay` on your grant with amount = price, recipient = payTo and memo = the nonce, signed by your own key. Never send a private key anywhere.",
-  "6. Repeat the call with a credential (`PAYMENT-SIGNATURE` or `Authorization: Payment`) holding the transaction digest and your key's personal-message signature over the request (nonce, digest, method, URL, body hash; exact text in the `how_to_pay` tool of `/mcp`). The digest alone redeems nothing: the chain is public. The gateway verifies the payment on chain and the signature against your grant's delegate, forwards the call, keeps the answer, and the response carries a payment receipt; presenting the same credential again fetches the kept answer."
+  "4. Call `resourceUrl` with `method`. The gateway answers `402 Payment Required` with a challenge carrying a single-use nonce: an x402 v2 `PAYMENT-REQUIRED` header (the same JSON as body) with one offer of scheme `sui-delegate` (`extra`: nonce, serviceId, method, path, resourceUrl, packageId, publishedAt, expiresAt), and an MPP `WWW-Authenticate: Payment` header (`method=\"sui\"`, `intent=\"charge\"`, the same terms in `request.methodDetails`).",
+  "5. Pay only through the `delegate` rail, signed by your own key: call `<publishedAt>::spend_account::pay<T>(grant, pool, amount, recipient, memo, clock)` with T = the offer's asset, amount = exactly the offer's amount, recipient = payTo, memo = the UTF-8 bytes of the nonce, clock = 0x6. A payment counts once checkpointed. A wrong amount, recipient or memo does not pay the challenge, and nothing is refunded. Never send a private key anywhere.",
+  "6. Repeat the call with a credential holding the transaction digest and your key's Sui personal-message signature (the proof): `PAYMENT-SIGNATURE: base64(JSON { x402Version: 2, accepted: <the offer>, payload: { digest, proof } })` or `Authorization: Payment base64url(JSON { challenge: <the whole MPP challenge>, payload: { digest, proof } })`. The proof signs, UTF-8 with lines joined by `\\n`: `sui-gateway-payment-proof:v1`, `nonce:<nonce>`, `digest:<digest>`, `method:<METHOD>`, `url:<resource.url><?query>`, `body-sha256:<hex SHA-256 of the body>`; a client that never sees the body may instead sign `sui-gateway-payment-proof:challenge:v1`, `nonce:`, `digest:`, `method:<offer method>`, `url:<offer resourceUrl>` and send `binding: \"challenge\"` in the payload. The digest alone redeems nothing: the chain is public. `409 NOT_FINAL` means present the same credential again shortly. The gateway verifies the payment on chain and the signature against your grant's delegate, forwards the call once, keeps the answer, and the response carries `PAYMENT-RESPONSE` and `Payment-Receipt`; presenting the same credential again fetches the kept answer. x402 and MPP clients can use the npm package `@gateway/sui-pay`; `/.well-known/x402` lists the paid resources."
 ]
 
 export const serviceMarkdown = (entry: CatalogEntry) =>
@@ -93,6 +97,8 @@ export class AgentDocuments extends Context.Service<AgentDocuments, {
   readonly skill: Effect.Effect<string>
   /** The MCP server card (SEP-2127) of `/mcp`. */
   readonly serverCard: Effect.Effect<unknown>
+  /** `/.well-known/x402`: the live services' resource URLs. */
+  readonly x402: Effect.Effect<X402Discovery, Invalid | Unavailable>
   service(id: string): Effect.Effect<string, NotFound | Unavailable>
 }>()("@gateway/server/AgentDocuments") {
   static readonly layer = Layer.effect(
@@ -186,10 +192,26 @@ export class AgentDocuments extends Context.Service<AgentDocuments, {
         documents: { openapi: link("/openapi.json"), llms: link("/llms.txt"), skill: link("/SKILL.md"), reference: link("/docs"), services: link("/v1/services") }
       }))
 
+      /** Page by page up to X402_RESOURCES_MAX, so one request's work stays bounded however large the catalog grows. */
+      const resources = (cursor: string | undefined, found: ReadonlyArray<string>): Effect.Effect<ReadonlyArray<string>, Invalid | Unavailable> =>
+        Effect.flatMap(catalog.list({ limit: 200, ...(cursor === undefined ? {} : { cursor }) }), (page) => {
+          const all = [...found, ...page.services.map((s) => s.resourceUrl)]
+          return page.nextCursor === null || all.length >= X402_RESOURCES_MAX
+            ? Effect.succeed(all.slice(0, X402_RESOURCES_MAX))
+            : resources(page.nextCursor, all)
+        })
+
+      const x402 = Effect.map(resources(undefined, []), (urls): X402Discovery => ({
+        version: 1,
+        resources: urls,
+        instructions: `Each resource answers 402 with an x402 v2 offer of scheme sui-delegate (and an MPP challenge, method sui). Pay it on ${network} through a delegated grant: ${link("/SKILL.md")}; terms of each service: ${link("/v1/services")}.`
+      }))
+
       return AgentDocuments.of({
         llms,
         skill,
         serverCard,
+        x402,
         service: (id) => Effect.map(catalog.get(id), serviceMarkdown)
       })
     })

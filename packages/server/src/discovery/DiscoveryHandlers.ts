@@ -28,5 +28,6 @@ export const DiscoveryHandlers = HttpApiBuilder.group(
       .handle("llms", () => documents.llms)
       .handle("serverCard", () => card)
       .handle("mcp", () => card)
+      .handle("x402", () => documents.x402)
   })
 )

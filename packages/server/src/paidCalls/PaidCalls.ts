@@ -1,9 +1,13 @@
 import { encodePaymentResponseHeader } from "@x402/core/http"
+import { Receipt } from "mppx"
 import { Clock, Context, Duration, Effect, Layer, Option, Redacted, Schedule, Schema } from "effect"
 import { Chain } from "@gateway/chain/Chain"
 import { normalizeCoinType } from "@gateway/domain/chain/SpendAccountModule"
 import type { CatalogEntry } from "@gateway/domain/CatalogEntry"
 import { Conflict, type NotFound, Unavailable, Unverified, type VerificationError } from "@gateway/domain/Errors"
+import { paymentRequired } from "@gateway/domain/payment/PaymentRequired"
+import { mppReceipt, settleResponse } from "@gateway/domain/payment/Settlement"
+import { type ChallengeTerms, suiNetwork } from "@gateway/domain/payment/SuiDelegateOffer"
 import { policyAllows, PolicyRule } from "@gateway/domain/Policy"
 import { verifyPayment } from "@gateway/domain/verify/PaymentVerifier"
 import { AppConfig } from "../Config.ts"
@@ -11,7 +15,7 @@ import { GatewayKeyRepo } from "../storage/GatewayKeyRepo.ts"
 import { type PaidAnswer, type Payment, PaymentRepo } from "./PaymentRepo.ts"
 import { Catalog, type Forwardable } from "../catalog/Catalog.ts"
 import { mintNonce, openNonce } from "./ChallengeNonce.ts"
-import { type ChallengeTerms, challengeHeaders, type PaymentCredential, readCredential, x402Network, x402Required } from "./PaymentChallenge.ts"
+import { challengeHeaders, mppSecretOf, type PaymentCredential, readCredential } from "./PaymentChallenge.ts"
 import { provesPossession } from "./PaymentProofCheck.ts"
 import { PublicUrl } from "../http/PublicUrl.ts"
 import { callUpstream, type UpstreamAnswer, upstreamHeaders } from "../upstream/UpstreamForwarder.ts"
@@ -77,6 +81,7 @@ export class PaidCalls extends Context.Service<PaidCalls, {
       const decodeRules = Schema.decodeUnknownSync(Schema.Array(PolicyRule))
 
       const challengeKey = yield* keys.getOrCreate("payment_challenge")
+      const mppSecret = mppSecretOf(challengeKey)
 
       // Minting writes nothing: the nonce carries its terms under the gateway's key (see ChallengeNonce).
       const challenge = Effect.fnUntraced(function*(entry: CatalogEntry, reason: string) {
@@ -91,8 +96,8 @@ export class PaidCalls extends Context.Service<PaidCalls, {
         }
         return {
           _tag: "PaymentRequired" as const,
-          body: { ok: false, code: "PAYMENT_REQUIRED", message: "This call must be paid", reason, ...x402Required(terms, reason) },
-          headers: challengeHeaders(terms, publicUrl.host, reason)
+          body: { ok: false, code: "PAYMENT_REQUIRED", message: "This call must be paid", reason, ...paymentRequired(terms, reason) },
+          headers: challengeHeaders(terms, publicUrl.host, reason, mppSecret)
         }
       })
 
@@ -110,22 +115,22 @@ export class PaidCalls extends Context.Service<PaidCalls, {
 
       /** The seller's answer as the payer receives it, with the receipt of what paid for it. */
       const answered = (target: Forwardable, credential: PaymentCredential, paid: PaidBy, answer: PaidAnswer) => {
-        const receipt = { method: "sui", reference: credential.digest, status: "success", timestamp: answer.answeredAt.toISOString() }
+        const settled = {
+          network: suiNetwork(target.entry.network),
+          digest: credential.digest,
+          nonce: credential.nonce,
+          payer: paid.payer,
+          amount: paid.amount,
+          answeredAt: answer.answeredAt
+        }
         return {
           _tag: "Forwarded" as const,
           status: answer.status,
           body: answer.body,
           headers: {
             ...(answer.contentType === null ? {} : { "content-type": answer.contentType }),
-            "payment-response": encodePaymentResponseHeader({
-              success: true,
-              transaction: credential.digest,
-              network: x402Network(target.entry.network),
-              payer: paid.payer,
-              // What was paid, under the challenge's revision, even if the service's price changed since.
-              amount: paid.amount
-            }),
-            "payment-receipt": Buffer.from(JSON.stringify(receipt)).toString("base64url")
+            "payment-response": encodePaymentResponseHeader(settleResponse(settled)),
+            "payment-receipt": Receipt.serialize(Receipt.from(mppReceipt(settled)))
           }
         }
       }
@@ -180,6 +185,7 @@ export class PaidCalls extends Context.Service<PaidCalls, {
 
       const proven = (request: PaidCallRequest, entry: CatalogEntry) => ({
         method: request.method,
+        declaredMethod: entry.method,
         resourceUrl: entry.resourceUrl,
         search: request.search,
         body: sentBody(request) ?? new Uint8Array()
@@ -218,7 +224,7 @@ export class PaidCalls extends Context.Service<PaidCalls, {
         // A service is paid for, and called, only with its declared method: no other is challenged, accepted or forwarded.
         const allow = methodsOf(entry)
         if (!allow.includes(request.method)) return { _tag: "MethodNotAllowed" as const, allow }
-        const credential = readCredential(request.headers)
+        const credential = readCredential(request.headers, mppSecret)
         if (credential === undefined) return yield* challenge(entry, "payment_required")
         const claims = openNonce(challengeKey, credential.nonce)
         if (claims === undefined || claims.serviceId !== entry.id) return yield* challenge(entry, "unknown_challenge")

@@ -1,62 +1,58 @@
-import type { PaymentPayload, PaymentRequired } from "@x402/core/types"
-import { decodePaymentSignatureHeader } from "@x402/core/http"
-import type { CatalogEntry } from "@gateway/domain/CatalogEntry"
-import type { SpendAccountPackage } from "@gateway/domain/chain/SpendAccountModule"
+import { createHmac } from "node:crypto"
+import type { PaymentRequired } from "@x402/core/types"
+import { Challenge } from "mppx"
+import { Option } from "effect"
+import { decodeMppSuiCredential, decodeX402SuiPayment, type MppSuiCredential, type ProofBinding, base64Text } from "@gateway/domain/payment/PaymentCredential"
+import { paymentRequired } from "@gateway/domain/payment/PaymentRequired"
+import { decodeSuiChargeRequest, suiChargeRequest } from "@gateway/domain/payment/SuiChargeRequest"
+import { type ChallengeTerms, suiDelegateOffer } from "@gateway/domain/payment/SuiDelegateOffer"
 
-/** The payment terms both dialects carry for one challenge. */
-export interface ChallengeTerms {
-  readonly nonce: string
-  readonly seconds: number
-  readonly expiresAt: Date
-  readonly entry: CatalogEntry
-  readonly pkg: SpendAccountPackage
+/**
+ * The secret mppx binds an MPP challenge's `id` with (HMAC-SHA256 over realm,
+ * method, intent, request, expires…), derived from the gateway's challenge key
+ * so that neither secret reveals the other.
+ */
+export const mppSecretOf = (challengeKey: Uint8Array) => createHmac("sha256", challengeKey).update("mpp-challenge-id:v1").digest("base64url")
+
+/**
+ * The MPP `WWW-Authenticate: Payment` challenge for the same terms as the
+ * x402 offer: `method="sui"`, `intent="charge"`, the Sui terms in the
+ * request's `methodDetails`, the request canonical (JCS), the id bound to all
+ * of it by mppx's HMAC. Byte for byte what mppx's
+ * `Challenge.serialize(Challenge.from({ secretKey, … }))` makes (a test
+ * holds them equal), minted natively: mppx canonicalizes the request three
+ * times and hashes in JavaScript, ten times the cost of the rest of a 402.
+ * The request holds only strings, so JCS is `JSON.stringify` with the keys in
+ * sorted order, and every value is a URL host, an id, a URL, a coin type or
+ * an ISO date: no auth-param needs escaping. Credentials are checked with
+ * mppx's own `Challenge.verify`.
+ */
+export const mppChallenge = (t: ChallengeTerms, realm: string, secretKey: string) => {
+  const r = suiChargeRequest(suiDelegateOffer(t))
+  const d = r.methodDetails
+  const canonical = JSON.stringify({
+    amount: r.amount,
+    currency: r.currency,
+    methodDetails: {
+      assetTransferMethod: d.assetTransferMethod,
+      method: d.method,
+      network: d.network,
+      nonce: d.nonce,
+      packageId: d.packageId,
+      path: d.path,
+      publishedAt: d.publishedAt,
+      rail: d.rail,
+      resourceUrl: d.resourceUrl,
+      serviceId: d.serviceId
+    },
+    recipient: r.recipient
+  })
+  const request = Buffer.from(canonical, "utf8").toString("base64url")
+  const expires = t.expiresAt.toISOString()
+  // mppx's id binding: realm|method|intent|request|expires|digest|opaque, HMAC-SHA256 under the UTF-8 secret.
+  const id = createHmac("sha256", secretKey).update(`${realm}|sui|charge|${request}|${expires}||`).digest("base64url")
+  return `Payment id="${id}", realm="${realm}", method="sui", intent="charge", request="${request}", expires="${expires}"`
 }
-
-/** x402 names networks `<chain>:<network>`; catalog entries always do, and this proves it to the compiler. */
-export const x402Network = (network: string): `${string}:${string}` => {
-  const [chain, name] = network.split(":")
-  if (chain === undefined || name === undefined) throw new Error(`not a <chain>:<network> name: ${network}`)
-  return `${chain}:${name}`
-}
-
-const base64url = (value: unknown) => Buffer.from(JSON.stringify(value)).toString("base64url")
-
-/** The x402 (version 2) `PaymentRequired` for a challenge; `extra` names the delegate rail and the nonce to pay with. */
-export const x402Required = (t: ChallengeTerms, error: string): PaymentRequired => ({
-  x402Version: 2,
-  error,
-  resource: { url: t.entry.resourceUrl, description: t.entry.description, mimeType: t.entry.mimeType },
-  accepts: [{
-    scheme: "exact",
-    network: x402Network(t.entry.network),
-    amount: t.entry.price,
-    asset: t.entry.asset,
-    payTo: t.entry.payTo,
-    maxTimeoutSeconds: t.seconds,
-    extra: {
-      nonce: t.nonce,
-      rail: "delegate",
-      serviceId: t.entry.id,
-      method: t.entry.method,
-      path: t.entry.path,
-      /** Types and events are named under the original id; `pay` is called at the published-at id. */
-      packageId: t.pkg.originalId,
-      publishedAt: t.pkg.publishedAt,
-      expiresAt: t.expiresAt.toISOString()
-    }
-  }]
-})
-
-/** The MPP `WWW-Authenticate: Payment` challenge for the same terms. */
-export const mppChallenge = (t: ChallengeTerms, realm: string) =>
-  [
-    `id="${t.nonce}"`,
-    `realm="${realm}"`,
-    `method="sui"`,
-    `intent="charge"`,
-    `request="${base64url({ amount: t.entry.price, currency: t.entry.asset, recipient: t.entry.payTo, network: t.entry.network, rail: "delegate", serviceId: t.entry.id })}"`,
-    `expires="${t.expiresAt.toISOString()}"`
-  ].join(", ").replace(/^/, "Payment ")
 
 /**
  * x402's `PAYMENT-REQUIRED` header: base64 of the UTF-8 JSON, the bytes
@@ -66,54 +62,80 @@ export const mppChallenge = (t: ChallengeTerms, realm: string) =>
  */
 export const paymentRequiredHeader = (required: PaymentRequired) => Buffer.from(JSON.stringify(required), "utf8").toString("base64")
 
-export const challengeHeaders = (t: ChallengeTerms, realm: string, error: string) => ({
-  "payment-required": paymentRequiredHeader(x402Required(t, error)),
-  "www-authenticate": mppChallenge(t, realm)
+/** A challenge is single use and minted per request: no cache may keep or share it. */
+export const challengeHeaders = (t: ChallengeTerms, realm: string, error: string, mppSecret: string) => ({
+  "payment-required": paymentRequiredHeader(paymentRequired(t, error)),
+  "www-authenticate": mppChallenge(t, realm, mppSecret),
+  "cache-control": "no-store"
 })
 
 /**
  * What an agent presents after paying: which challenge, the transaction that
  * paid it, and the payer's proof of possession (a Sui personal-message
- * signature over the request, see @gateway/domain/PaymentProof), when it sent one.
+ * signature, see @gateway/domain/PaymentProof) with what it binds, when it sent one.
  */
 export interface PaymentCredential {
   readonly nonce: string
   readonly digest: string
   readonly proof: string | undefined
+  readonly binding: ProofBinding
 }
 
-const credentialOf = (nonce: unknown, digest: unknown, proof: unknown): PaymentCredential | undefined =>
-  typeof nonce === "string" && typeof digest === "string"
-    ? { nonce, digest, proof: typeof proof === "string" ? proof : undefined }
-    : undefined
-
-const fromX402 = (payload: PaymentPayload): PaymentCredential | undefined =>
-  credentialOf(payload.accepted.extra?.["nonce"], payload.payload["digest"], payload.payload["proof"])
-
 /**
- * Reads the credential from `PAYMENT-SIGNATURE` (x402: `payload.digest`,
- * `payload.proof`) or `Authorization: Payment <base64url JSON>` (MPP:
- * `challenge.id`, `payload.digest`, `payload.proof`); undefined when there is
- * none or it cannot be read.
+ * The nonce of an MPP credential whose echoed challenge is one this gateway
+ * issued: its id must be mppx's HMAC of the echoed fields under our secret,
+ * so no field (amount, recipient, nonce, expiry) can have been altered.
  */
-export const readCredential = (headers: Readonly<Record<string, string | undefined>>): PaymentCredential | undefined => {
+const issuedNonce = (credential: MppSuiCredential, secretKey: string): string | undefined => {
+  const { challenge } = credential
+  const json = base64Text(challenge.request)
+  if (json === undefined) return undefined
+  let parsed: unknown
   try {
-    const x402 = headers["payment-signature"]
-    if (x402 !== undefined) return fromX402(decodePaymentSignatureHeader(x402))
-    const authorization = headers["authorization"]
-    if (authorization !== undefined && authorization.startsWith("Payment ")) {
-      const parsed: unknown = JSON.parse(Buffer.from(authorization.slice("Payment ".length).trim(), "base64url").toString())
-      if (typeof parsed !== "object" || parsed === null) return undefined
-      const challenge = "challenge" in parsed && typeof parsed.challenge === "object" && parsed.challenge !== null ? parsed.challenge : {}
-      const payload = "payload" in parsed && typeof parsed.payload === "object" && parsed.payload !== null ? parsed.payload : {}
-      return credentialOf(
-        "id" in challenge ? challenge.id : undefined,
-        "digest" in payload ? payload.digest : undefined,
-        "proof" in payload ? payload.proof : undefined
-      )
-    }
-    return undefined
+    parsed = JSON.parse(json)
   } catch {
     return undefined
+  }
+  const request = decodeSuiChargeRequest(parsed)
+  if (Option.isNone(request)) return undefined
+  const echoed = {
+    id: challenge.id,
+    realm: challenge.realm,
+    method: challenge.method,
+    intent: challenge.intent,
+    request: request.value,
+    ...(challenge.expires === undefined ? {} : { expires: challenge.expires }),
+    ...(challenge.digest === undefined ? {} : { digest: challenge.digest }),
+    ...(challenge.opaque === undefined ? {} : { opaque: challenge.opaque })
+  }
+  return Challenge.verify(echoed, { secretKey }) ? request.value.methodDetails.nonce : undefined
+}
+
+/**
+ * Reads the credential from `PAYMENT-SIGNATURE` (x402) or
+ * `Authorization: Payment …` (MPP) by decoding them with their schemas
+ * (@gateway/domain/payment/PaymentCredential); undefined when there is none,
+ * it does not decode, or an MPP credential echoes a challenge we did not issue.
+ */
+export const readCredential = (headers: Readonly<Record<string, string | undefined>>, mppSecret: string): PaymentCredential | undefined => {
+  const x402 = headers["payment-signature"]
+  if (x402 !== undefined) {
+    return Option.getOrUndefined(Option.map(decodeX402SuiPayment(x402), (p) => ({
+      nonce: p.accepted.extra.nonce,
+      digest: p.payload.digest,
+      proof: p.payload.proof,
+      binding: p.payload.binding ?? "request"
+    })))
+  }
+  const authorization = headers["authorization"]
+  if (authorization === undefined) return undefined
+  const mpp = decodeMppSuiCredential(authorization)
+  if (Option.isNone(mpp)) return undefined
+  const nonce = issuedNonce(mpp.value, mppSecret)
+  return nonce === undefined ? undefined : {
+    nonce,
+    digest: mpp.value.payload.digest,
+    proof: mpp.value.payload.proof,
+    binding: mpp.value.payload.binding ?? "request"
   }
 }

@@ -179,13 +179,14 @@ describe("paid-call refusals", () => {
         assert.match(String(response.body.reason), /^grant: /)
       }))
 
-    it.effect("an expired grant cannot pay: the chain refuses and the SDK says so", () =>
+    it.effect("an expired grant cannot pay: the SDK refuses it from the manifest before anything reaches the chain", () =>
       Effect.gen(function*() {
         const { entry, manifest, agentKey } = yield* setup({ expiresAt: Date.now() + 1500 })
         yield* Effect.sleep("1600 millis")
         const agent = makeAgent({ manifest, signer: agentKey, client: (yield* TestLedger).client })
         const refused = yield* Effect.flip(agent.fetchPaid(entry.resourceUrl))
-        assert.match(refused._tag === "PaymentRefused" ? refused.reason : "", /EExpired/)
+        assert.match(refused._tag === "PaymentRefused" ? refused.reason : "", /^expiry: the grant for .* has expired$/)
+        assert.isFalse(refused._tag === "PaymentRefused" && refused.digest !== undefined, "nothing was sent to the chain")
       }))
   })
 })

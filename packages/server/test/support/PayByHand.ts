@@ -88,7 +88,7 @@ export const pay = (input: {
 export interface Presenter {
   readonly signer: Signer | undefined
   readonly method?: string
-  readonly body?: Uint8Array
+  readonly body?: Uint8Array<ArrayBuffer>
 }
 
 /**

@@ -1,0 +1,61 @@
+import { normalizeCoinType } from "../chain/SpendAccountModule.ts"
+import type { ConnectionManifest } from "../ConnectionManifest.ts"
+import { policyAllows } from "../Policy.ts"
+import type { SuiDelegateOffer } from "./SuiDelegateOffer.ts"
+
+export type ManifestGrant = ConnectionManifest["grants"][number]
+
+/** The offer a payer may pay, with the grant that pays it; or why it may not. */
+export type Vouching =
+  | { readonly _tag: "Vouched"; readonly grant: ManifestGrant; readonly amount: bigint }
+  | { readonly _tag: "Refused"; readonly reason: string }
+
+/** A challenge must leave this long to pay and present it, or paying it would likely be wasted. */
+export const MIN_TIME_LEFT_MS = 2_000
+
+const refused = (reason: string): Vouching => ({ _tag: "Refused", reason })
+
+/**
+ * Whether the agent's connection manifest vouches for paying this offer: it
+ * comes from (and names a resource at) the gateway the manifest names, for
+ * the manifest's package and network, in an asset one of its grants holds,
+ * within that grant's per-payment cap and expiry, with time left to pay, and
+ * the owner's policy allows the call. `request` is the call being paid for,
+ * when the payer sees it (the SDK does; an x402 scheme client does not): its
+ * URL must be the offer's resource, its method the one the service is called with.
+ */
+export const vouchedOffer = (
+  manifest: ConnectionManifest,
+  offer: SuiDelegateOffer,
+  nowMs: number,
+  request?: { readonly url: URL; readonly method: string }
+): Vouching => {
+  const { extra } = offer
+  const gatewayOrigin = URL.parse(manifest.apiBaseUrl)?.origin
+  const resource = URL.parse(extra.resourceUrl)
+  // Only the gateway the manifest names is paid: a 402 from anywhere else, or naming a resource elsewhere, is not.
+  if (gatewayOrigin === undefined || resource?.origin !== gatewayOrigin || (request !== undefined && request.url.origin !== gatewayOrigin)) {
+    return refused(`origin: only challenges from ${manifest.apiBaseUrl} are paid`)
+  }
+  // The terms the policy is checked against must be those of the address being called, not whatever a 402 claims.
+  if (!resource.pathname.endsWith(`/v1/pay/${extra.serviceId}`) || (request !== undefined && request.url.pathname !== resource.pathname)) {
+    return refused(`service: the challenge names ${extra.serviceId}, not the service at ${request?.url.pathname ?? resource.pathname}`)
+  }
+  if (extra.packageId !== manifest.packageId) return refused(`package: the challenge names ${extra.packageId}, not ${manifest.packageId}`)
+  if (offer.network !== manifest.network) return refused(`network: ${offer.network} is not ${manifest.network}`)
+  if (!(Date.parse(extra.expiresAt) - nowMs > MIN_TIME_LEFT_MS)) return refused("expiry: the challenge expires before it can be paid")
+  if (request !== undefined && request.method !== extra.method && !(request.method === "HEAD" && extra.method === "GET")) {
+    return refused(`method: the service is called with ${extra.method}, not ${request.method}`)
+  }
+  const grant = manifest.grants.find((g) => normalizeCoinType(g.coinType) === normalizeCoinType(offer.asset))
+  if (grant === undefined) return refused(`asset: no grant for ${offer.asset}`)
+  const expiry = BigInt(grant.expiry)
+  if (expiry !== 0n && expiry <= BigInt(nowMs)) return refused(`expiry: the grant for ${offer.asset} has expired`)
+  const amount = BigInt(offer.amount)
+  if (amount > BigInt(grant.maxPerPayment)) return refused(`amount: ${amount} exceeds the per-payment cap ${grant.maxPerPayment}`)
+  const call = { serviceId: extra.serviceId, method: extra.method, path: extra.path, recipient: offer.payTo, asset: offer.asset }
+  if (!policyAllows(manifest.policy, call, normalizeCoinType)) {
+    return refused(`policy: ${extra.serviceId} ${extra.method} ${extra.path} paying ${offer.payTo} in ${offer.asset} is not allowed`)
+  }
+  return { _tag: "Vouched", grant, amount }
+}
