@@ -56,6 +56,12 @@ export interface AppConfigShape {
   readonly headersTimeoutMs: number
   /** An idle keep-alive connection is closed after this (Node's keepAliveTimeout). */
   readonly keepAliveTimeoutMs: number
+  /** The key that pays gas for owners' own calls (`suiprivkey1…`); local mode makes one when unset, live mode then sponsors nothing. */
+  readonly sponsorKey: Option.Option<Redacted.Redacted>
+  /** The most gas (MIST) one sponsored transaction may budget. */
+  readonly sponsorGasBudgetMax: number
+  /** Sponsored transactions (built or executed) one owner may ask for per minute, per replica. */
+  readonly sponsorPerOwnerPerMinute: number
 }
 
 /** LocalLedger's package id: any fixed address serves, since it publishes nothing. */
@@ -94,7 +100,10 @@ export const defaults: AppConfigShape = {
   llmsTxtMaxServices: 100,
   requestTimeoutMs: 30_000,
   headersTimeoutMs: 10_000,
-  keepAliveTimeoutMs: 5_000
+  keepAliveTimeoutMs: 5_000,
+  sponsorKey: Option.none(),
+  sponsorGasBudgetMax: 50_000_000,
+  sponsorPerOwnerPerMinute: 10
 }
 
 const int = (name: string, fallback: number) => Config.Int(name).pipe(Config.withDefault(fallback))
@@ -195,6 +204,9 @@ export class AppConfig extends Context.Service<AppConfig, AppConfigShape>()("@ga
     requestTimeoutMs: int("REQUEST_TIMEOUT_MS", defaults.requestTimeoutMs),
     headersTimeoutMs: int("HEADERS_TIMEOUT_MS", defaults.headersTimeoutMs),
     keepAliveTimeoutMs: int("KEEP_ALIVE_TIMEOUT_MS", defaults.keepAliveTimeoutMs),
+    sponsorKey: Config.option(Config.Redacted("SPONSOR_KEY")),
+    sponsorGasBudgetMax: int("SPONSOR_GAS_BUDGET_MAX", defaults.sponsorGasBudgetMax),
+    sponsorPerOwnerPerMinute: int("SPONSOR_PER_OWNER_PER_MINUTE", defaults.sponsorPerOwnerPerMinute),
     chain: chainConfig
   }).pipe(Config.map(({ chain, ...config }) => ({ ...config, ...chain })))
 

@@ -25,11 +25,13 @@ import { Catalog } from "./catalog/Catalog.ts"
 import { GrantVerification } from "./signers/GrantVerification.ts"
 import { OwnerSessions } from "./owners/OwnerSessions.ts"
 import { PaidCalls } from "./paidCalls/PaidCalls.ts"
+import { PaymentHistory } from "./paidCalls/PaymentHistory.ts"
 import { Policies } from "./owners/Policies.ts"
 import { PublicUrl } from "./http/PublicUrl.ts"
 import { ServiceReadCache } from "./catalog/ServiceReadCache.ts"
 import { Signers } from "./signers/Signers.ts"
 import { SpendAccounts } from "./owners/SpendAccounts.ts"
+import { Sponsorship } from "./sponsorship/Sponsorship.ts"
 import { withRequestId } from "./observability/Logging.ts"
 import { layerMigrations } from "./storage/Migrations.ts"
 
@@ -42,6 +44,9 @@ const Core = Layer.mergeAll(OwnerSessions.layer, Policies.layer, GrantVerificati
 
 const Services = Layer.mergeAll(Signers.layer, SpendAccounts.layer, AgentDocuments.layer, PaidCalls.layer).pipe(Layer.provideMerge(Core))
 
+/** Services built on the others: the payment history reads signers and the catalog to check ownership; sponsorship, the chain. */
+const Features = Layer.mergeAll(PaymentHistory.layer, Sponsorship.layer).pipe(Layer.provideMerge(Services))
+
 /** The store with every migration applied: what the server and the ledger journal read and write. */
 export const layerStore = <E, R>(store: Layer.Layer<SqlClient.SqlClient, E, R>) => layerMigrations.pipe(Layer.provideMerge(store))
 
@@ -51,7 +56,7 @@ const serve = <R>(chainRoutes: Layer.Layer<never, never, R>) =>
       const config = yield* AppConfig
       const reads = yield* ServiceReadCache
       return HttpRouter.serve(Layer.mergeAll(HttpApp, McpRoutes, chainRoutes), { disableLogger: true, middleware: (app) => withRequestId(HttpMiddleware.logger(app)) }).pipe(
-        Layer.provide(Services),
+        Layer.provide(Features),
         Layer.provideMerge(NodeHttpServer.layer(() => createGatewayServer(reads, config), { host: config.host, port: config.port })),
         Layer.provide(Layer.succeed(HttpIncomingMessage.MaxBodySize, MAX_BODY))
       )

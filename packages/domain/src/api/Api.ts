@@ -2,11 +2,13 @@ import { HttpApi, OpenApi } from "effect/http-api"
 import { AuthApi } from "./Auth.ts"
 import { DelegatedSignersApi } from "./DelegatedSigners.ts"
 import { DiscoveryApi } from "./Discovery.ts"
+import { withPaidCallPath } from "./PaidCallOpenApi.ts"
 import { PoliciesApi } from "./Policies.ts"
 import { RequestErrors } from "./RequestErrors.ts"
 import { SellersApi } from "./Sellers.ts"
 import { ServicesApi } from "./Services.ts"
 import { SpendAccountsApi } from "./SpendAccounts.ts"
+import { SponsorshipApi } from "./Sponsorship.ts"
 import { SystemApi } from "./System.ts"
 
 /** The one definition both the server and the typed client are derived from. */
@@ -16,6 +18,7 @@ export class Api extends HttpApi.make("gateway")
   .add(DelegatedSignersApi)
   .add(PoliciesApi)
   .add(SpendAccountsApi)
+  .add(SponsorshipApi)
   .add(SellersApi)
   .add(ServicesApi)
   .add(DiscoveryApi)
@@ -24,6 +27,7 @@ export class Api extends HttpApi.make("gateway")
   .annotate(HttpApi.PayloadParseOptions, { onExcessProperty: "error" })
   .annotateMerge(OpenApi.annotations({
     title: "Sui delegated-signer gateway",
-    description: "Delegated signers verified on chain, and a catalog of paid services for agents."
+    description: "Delegated signers verified on chain, and a catalog of paid services for agents.",
+    transform: withPaidCallPath
   }))
 {}

@@ -1,5 +1,5 @@
 import { Schema } from "effect"
-import { HttpApiEndpoint, HttpApiGroup } from "effect/http-api"
+import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
 import { ConnectionManifest } from "../ConnectionManifest.ts"
 import {
   CreatedDelegatedSigner,
@@ -23,19 +23,24 @@ import {
   Unverified
 } from "../Errors.ts"
 import { DelegatedSignerId, GrantId } from "../Ids.ts"
+import { PaymentList, PaymentListQuery } from "../PaymentHistory.ts"
 import { OwnerAuth } from "./OwnerAuth.ts"
 
 const signerParams = { id: DelegatedSignerId }
 const grantParams = { id: DelegatedSignerId, grantId: GrantId }
 const finalizeErrors = [NotFound, Conflict, NotFinal, TxFailed, ForeignDigest, Unverified] as const
 
-const finalize = <Name extends string>(name: Name, path: `/${string}`) =>
+const finalize = <Name extends string>(name: Name, path: `/${string}`, change: string) =>
   HttpApiEndpoint.post(name, path, {
     params: grantParams,
     payload: FinalizeRequest,
     success: FinalizeResult,
     error: finalizeErrors
-  })
+  }).annotateMerge(OpenApi.annotations({
+    summary: `Finalize a grant's ${change}`,
+    description:
+      `Records the grant's ${change} from the digest of the transaction the owner signed and executed; the gateway reads the transaction from the chain and verifies it before anything changes. Retrying with the same digest answers alreadyFinalized. NOT_FINAL: the chain has not settled the transaction yet, retry shortly.`
+  }))
 
 export class DelegatedSignersApi extends HttpApiGroup.make("delegatedSigners")
   .add(
@@ -44,33 +49,69 @@ export class DelegatedSignersApi extends HttpApiGroup.make("delegatedSigners")
       payload: CreateDelegatedSigner,
       success: CreatedDelegatedSigner,
       error: [Invalid, Conflict, UnsupportedAsset]
-    }),
-    HttpApiEndpoint.get("list", "/", { query: ListQuery, success: DelegatedSignerList }),
-    HttpApiEndpoint.get("get", "/:id", { params: signerParams, success: DelegatedSignerEnvelope, error: NotFound }),
+    }).annotateMerge(OpenApi.annotations({
+      summary: "Create a delegated signer",
+      description:
+        "Plans one grant per asset scope for the agent's address and answers the transaction kind the owner signs for each; the signer is active once each grant is finalized. Needs an idempotency key (header or body); the same key with the same body replays the first answer."
+    })),
+    HttpApiEndpoint.get("list", "/", { query: ListQuery, success: DelegatedSignerList }).annotateMerge(OpenApi.annotations({
+      summary: "List your delegated signers",
+      description: "Your delegated signers, newest first, with each grant's status; pass nextCursor as cursor for the next page."
+    })),
+    HttpApiEndpoint.get("get", "/:id", { params: signerParams, success: DelegatedSignerEnvelope, error: NotFound }).annotateMerge(
+      OpenApi.annotations({
+        summary: "Read a delegated signer",
+        description: "One of your delegated signers with its aggregate status and each grant's status, caps and expiry."
+      })
+    ),
     HttpApiEndpoint.get("manifest", "/:id/manifest", {
       params: signerParams,
       success: ConnectionManifest,
       error: [NotFound, Conflict]
-    }),
-    finalize("finalizeCreate", "/:id/grants/:grantId/finalize"),
+    }).annotateMerge(OpenApi.annotations({
+      summary: "Read a signer's connection manifest",
+      description:
+        "What the agent needs to pay with this signer's live grants (package, grant and pool objects, caps, policy); it holds no key. CONFLICT while no grant is active."
+    })),
+    HttpApiEndpoint.get("payments", "/:id/payments", {
+      params: signerParams,
+      query: PaymentListQuery,
+      success: PaymentList,
+      error: [NotFound, Invalid]
+    }).annotateMerge(OpenApi.annotations({
+      summary: "List a signer's payments",
+      description:
+        "The payments the agent made with this signer's grants, newest first: service, amount, asset, recipient, digest, grant, time and outcome (forwarded, refused with its reason, in flight, upstream failed). limit is at most 100; pass nextCursor as cursor for the next page."
+    })),
+    finalize("finalizeCreate", "/:id/grants/:grantId/finalize", "creation"),
     HttpApiEndpoint.delete("revoke", "/:id", {
       params: signerParams,
       success: PreparedChange,
       error: [NotFound, Conflict]
-    }),
-    finalize("finalizeRevoke", "/:id/grants/:grantId/revoke/finalize"),
+    }).annotateMerge(OpenApi.annotations({
+      summary: "Prepare revoking a delegated signer",
+      description:
+        "Answers one revoke transaction kind per live grant for the owner to sign and execute, then finalize; a revoked grant can never pay again."
+    })),
+    finalize("finalizeRevoke", "/:id/grants/:grantId/revoke/finalize", "revocation"),
     HttpApiEndpoint.post("preparePause", "/:id/pause/prepare", {
       params: signerParams,
       success: PreparedChange,
       error: [NotFound, Conflict]
-    }),
-    finalize("finalizePause", "/:id/grants/:grantId/pause/finalize"),
+    }).annotateMerge(OpenApi.annotations({
+      summary: "Prepare pausing a delegated signer",
+      description: "Answers one pause transaction kind per active grant for the owner to sign and execute, then finalize; a paused grant cannot pay until resumed."
+    })),
+    finalize("finalizePause", "/:id/grants/:grantId/pause/finalize", "pause"),
     HttpApiEndpoint.post("prepareResume", "/:id/resume/prepare", {
       params: signerParams,
       success: PreparedChange,
       error: [NotFound, Conflict]
-    }),
-    finalize("finalizeResume", "/:id/grants/:grantId/resume/finalize")
+    }).annotateMerge(OpenApi.annotations({
+      summary: "Prepare resuming a delegated signer",
+      description: "Answers one resume transaction kind per paused grant for the owner to sign and execute, then finalize."
+    })),
+    finalize("finalizeResume", "/:id/grants/:grantId/resume/finalize", "resumption")
   )
   .middleware(OwnerAuth)
   .prefix("/v1/delegated-signers")

@@ -1,7 +1,8 @@
-import { HttpApiEndpoint, HttpApiGroup } from "effect/http-api"
+import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
 import { ManagedService, RegisterService } from "../CatalogEntry.ts"
 import { Conflict, Invalid, NotFound, UnsupportedAsset } from "../Errors.ts"
 import { ServiceId } from "../Ids.ts"
+import { PaymentList, PaymentListQuery } from "../PaymentHistory.ts"
 import { OwnerAuth } from "./OwnerAuth.ts"
 
 /** The seller's side of the catalog: register drafts, edit, activate. Owner session required. */
@@ -11,23 +12,45 @@ export class SellersApi extends HttpApiGroup.make("sellers")
       payload: RegisterService,
       success: ManagedService,
       error: [Invalid, UnsupportedAsset, Conflict]
-    }),
+    }).annotateMerge(OpenApi.annotations({
+      summary: "Register a service",
+      description: "Creates a draft paid service owned by the caller; it goes live on activation. The gateway assigns its id and resourceUrl."
+    })),
     HttpApiEndpoint.get("manage", "/v1/services/:id/manage", {
       params: { id: ServiceId },
       success: ManagedService,
       error: NotFound
-    }),
+    }).annotateMerge(OpenApi.annotations({
+      summary: "Read a service you own",
+      description: "The service with its management fields (upstream, whether a credential is set, draft revision)."
+    })),
     HttpApiEndpoint.put("edit", "/v1/services/:id", {
       params: { id: ServiceId },
       payload: RegisterService,
       success: ManagedService,
       error: [NotFound, Invalid, UnsupportedAsset]
-    }),
+    }).annotateMerge(OpenApi.annotations({
+      summary: "Edit a service",
+      description: "Stores a new draft revision; a live service keeps serving its active terms until the draft is activated."
+    })),
     HttpApiEndpoint.post("activate", "/v1/services/:id/activate", {
       params: { id: ServiceId },
       success: ManagedService,
       error: [NotFound, Conflict]
-    })
+    }).annotateMerge(OpenApi.annotations({
+      summary: "Activate a service",
+      description: "Makes the draft revision the live terms; a draft service goes live."
+    })),
+    HttpApiEndpoint.get("payments", "/v1/services/:id/payments", {
+      params: { id: ServiceId },
+      query: PaymentListQuery,
+      success: PaymentList,
+      error: [NotFound, Invalid]
+    }).annotateMerge(OpenApi.annotations({
+      summary: "List a service's paid calls",
+      description:
+        "The payments agents made to a service you own, newest first: amount, asset, recipient, digest, paying grant, time and outcome (forwarded, refused with its reason, in flight, upstream failed). limit is at most 100; pass nextCursor as cursor for the next page."
+    }))
   )
   .middleware(OwnerAuth)
 {}

@@ -2,6 +2,7 @@ import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { Api } from "@gateway/domain/api/Api"
 import { CurrentOwner } from "@gateway/domain/api/OwnerAuth"
+import { PaymentHistory } from "../paidCalls/PaymentHistory.ts"
 import { Catalog } from "./Catalog.ts"
 
 export const SellersHandlers = HttpApiBuilder.group(
@@ -9,10 +10,12 @@ export const SellersHandlers = HttpApiBuilder.group(
   "sellers",
   Effect.fn(function*(handlers) {
     const catalog = yield* Catalog
+    const payments = yield* PaymentHistory
     return handlers
       .handle("register", ({ payload }) => CurrentOwner.use(({ address }) => catalog.register(address, payload)))
       .handle("manage", ({ params }) => CurrentOwner.use(({ address }) => catalog.manage(address, params.id)))
       .handle("edit", ({ params, payload }) => CurrentOwner.use(({ address }) => catalog.edit(address, params.id, payload)))
       .handle("activate", ({ params }) => CurrentOwner.use(({ address }) => catalog.activate(address, params.id)))
+      .handle("payments", ({ params, query }) => CurrentOwner.use(({ address }) => payments.forService(address, params.id, query)))
   })
 )

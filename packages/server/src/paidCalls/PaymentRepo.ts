@@ -1,5 +1,5 @@
 import { Context, Effect, Layer, Option, Schema } from "effect"
-import { SqlClient, SqlError } from "effect/sql"
+import { SqlClient, SqlError, type Statement } from "effect/sql"
 import type { Unavailable } from "@gateway/domain/Errors"
 import { storeUnavailable } from "../storage/StoreErrors.ts"
 
@@ -62,6 +62,63 @@ export interface PayingGrant {
   readonly policyRules: ReadonlyArray<unknown>
 }
 
+/** One recorded payment as its payer's owner or its seller sees it. */
+export interface PaymentRecord {
+  readonly digest: string
+  readonly serviceId: string
+  readonly serviceName: string
+  readonly amount: string
+  /** The paying grant's coin type, or the service's asset when the grant is not one this gateway provisioned. */
+  readonly asset: string
+  readonly recipient: string
+  readonly payer: string
+  /** The gateway's id for the paying grant; null when the grant is not one it provisioned. */
+  readonly grantId: string | null
+  readonly grantObjectId: string
+  readonly status: PaymentStatus
+  readonly refusal: string | null
+  readonly upstreamStatus: number | null
+  readonly createdAt: Date
+}
+
+/** Where a listing resumes: after the payment with this time and digest, newest first. */
+export interface PaymentListCursor {
+  readonly createdAt: Date
+  readonly digest: string
+}
+
+interface PaymentRecordRow {
+  readonly digest: string
+  readonly service_id: string
+  readonly service_name: string
+  readonly amount: string
+  readonly asset: string
+  readonly recipient: string
+  readonly payer: string
+  readonly grant_id: string | null
+  readonly grant_object_id: string
+  readonly status: PaymentStatus
+  readonly refusal: string | null
+  readonly upstream_status: number | null
+  readonly created_at: Date | string
+}
+
+const recordOf = (r: PaymentRecordRow): PaymentRecord => ({
+  digest: r.digest,
+  serviceId: r.service_id,
+  serviceName: r.service_name,
+  amount: r.amount,
+  asset: r.asset,
+  recipient: r.recipient,
+  payer: r.payer,
+  grantId: r.grant_id,
+  grantObjectId: r.grant_object_id,
+  status: r.status,
+  refusal: r.refusal,
+  upstreamStatus: r.upstream_status,
+  createdAt: new Date(r.created_at)
+})
+
 const uniqueViolation = (error: SqlError.SqlError) => error.reason._tag === "UniqueViolation"
 
 /** SQL for the payments that answered 402 challenges (nonce and digest UNIQUE). */
@@ -98,11 +155,34 @@ export class PaymentRepo extends Context.Service<PaymentRepo, {
    */
   forgetAnswersBefore(cutoff: Date): Effect.Effect<number, Unavailable>
   findPayingGrant(grantObjectId: string): Effect.Effect<Option.Option<PayingGrant>, Unavailable>
+  /**
+   * The payments made from a signer's grants, newest first (time, then digest), up to `limit`, after
+   * `cursor`. The caller has checked the signer is the owner's.
+   */
+  listForSigner(signerId: string, limit: number, cursor: Option.Option<PaymentListCursor>): Effect.Effect<ReadonlyArray<PaymentRecord>, Unavailable>
+  /** The payments made to a service, newest first, as `listForSigner`. The caller has checked the service is the seller's. */
+  listForService(serviceId: string, limit: number, cursor: Option.Option<PaymentListCursor>): Effect.Effect<ReadonlyArray<PaymentRecord>, Unavailable>
 }>()("@gateway/server/PaymentRepo") {
   static readonly layer = Layer.effect(
     PaymentRepo,
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
+      // Keyset paging on (created_at, digest): a payment recorded while the owner pages lands before the
+      // first page, never between pages. Name, asset and recipient are those of the revision that was paid.
+      const listWhere = (where: Statement.Fragment, limit: number, cursor: Option.Option<PaymentListCursor>) =>
+        sql<PaymentRecordRow>`
+            SELECT p.digest, p.service_id, r.terms::jsonb ->> 'name' AS service_name, p.amount,
+                COALESCE(g.coin_type, r.terms::jsonb ->> 'asset') AS asset, r.terms::jsonb ->> 'payTo' AS recipient,
+                p.payer, g.id AS grant_id, p.grant_object_id, p.status, p.refusal, p.upstream_status, p.created_at
+            FROM payments p
+            JOIN service_revisions r ON r.service_id = p.service_id AND r.revision = p.revision
+            LEFT JOIN grants g ON g.grant_object_id = p.grant_object_id
+            WHERE ${sql.and([
+          where,
+          ...Option.toArray(Option.map(cursor, (c) => sql`(p.created_at, p.digest) < (${c.createdAt.toISOString()}::timestamptz, ${c.digest})`))
+        ])}
+            ORDER BY p.created_at DESC, p.digest DESC
+            LIMIT ${limit}`.pipe(Effect.map((rows) => rows.map(recordOf)), storeUnavailable)
       return PaymentRepo.of({
         findPayment: (nonce, digest) =>
           sql<PaymentRow>`SELECT digest, nonce, payer, amount, status, refusal, upstream_status, answer_content_type, answer_body,
@@ -153,7 +233,9 @@ export class PaymentRepo extends Context.Service<PaymentRepo, {
               }))
             ),
             storeUnavailable
-          )
+          ),
+        listForSigner: (signerId, limit, cursor) => listWhere(sql`g.signer_id = ${signerId}`, limit, cursor),
+        listForService: (serviceId, limit, cursor) => listWhere(sql`p.service_id = ${serviceId}`, limit, cursor)
       })
     })
   )

@@ -2,6 +2,7 @@ import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { Api } from "@gateway/domain/api/Api"
 import { CurrentOwner } from "@gateway/domain/api/OwnerAuth"
+import { PaymentHistory } from "../paidCalls/PaymentHistory.ts"
 import { Signers } from "./Signers.ts"
 
 export const DelegatedSignersHandlers = HttpApiBuilder.group(
@@ -9,6 +10,7 @@ export const DelegatedSignersHandlers = HttpApiBuilder.group(
   "delegatedSigners",
   Effect.fn(function*(handlers) {
     const signers = yield* Signers
+    const payments = yield* PaymentHistory
     return handlers
       .handle("create", ({ headers, payload }) =>
         CurrentOwner.use(({ address }) => signers.create(address, headers["idempotency-key"], payload)))
@@ -17,6 +19,7 @@ export const DelegatedSignersHandlers = HttpApiBuilder.group(
         CurrentOwner.use(({ address }) =>
           Effect.map(signers.get(address, params.id), (delegatedSigner) => ({ delegatedSigner }))))
       .handle("manifest", ({ params }) => CurrentOwner.use(({ address }) => signers.manifest(address, params.id)))
+      .handle("payments", ({ params, query }) => CurrentOwner.use(({ address }) => payments.forSigner(address, params.id, query)))
       .handle("finalizeCreate", ({ params, payload }) =>
         CurrentOwner.use(({ address }) => signers.finalize(address, "finalizeCreate", params.id, params.grantId, payload.digest)))
       .handle("revoke", ({ params }) => CurrentOwner.use(({ address }) => signers.prepareRevoke(address, params.id)))

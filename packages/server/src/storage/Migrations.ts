@@ -9,6 +9,7 @@ import payments from "./migrations/0006_payments.ts"
 import paidAnswers from "./migrations/0007_paid_answers.ts"
 import sellerCredentials from "./migrations/0008_seller_credentials.ts"
 import sessionHygiene from "./migrations/0009_session_hygiene.ts"
+import paymentListings from "./migrations/0010_payment_listings.ts"
 
 const loader = Migrator.fromRecord({
   "0001_owner_sessions": ownerSessions,
@@ -19,7 +20,8 @@ const loader = Migrator.fromRecord({
   "0006_payments": payments,
   "0007_paid_answers": paidAnswers,
   "0008_seller_credentials": sellerCredentials,
-  "0009_session_hygiene": sessionHygiene
+  "0009_session_hygiene": sessionHygiene,
+  "0010_payment_listings": paymentListings
 })
 
 /** Any fixed key: every replica takes the same advisory lock around migrating. */

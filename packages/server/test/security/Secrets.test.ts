@@ -1,6 +1,8 @@
 import { Ed25519Keypair } from "@mysten/sui/keypairs/ed25519"
 import { assert, describe, layer } from "@effect/vitest"
-import { Effect } from "effect"
+import { decodeSuiPrivateKey } from "@mysten/sui/cryptography"
+import { fromBase64 } from "@mysten/sui/utils"
+import { Effect, Option, Redacted } from "effect"
 import { makeApiClient } from "@gateway/client"
 import { makeAgent } from "@gateway/client/AgentSdk"
 import { internalHopMac } from "../../src/owners/OwnerSessions.ts"
@@ -14,6 +16,9 @@ const UPSTREAM_SECRET = "upstream-credential-that-must-never-leak"
 
 const { logs, layer: Capture } = captureLogs()
 
+/** The platform's gas sponsor, configured as SPONSOR_KEY is. */
+const SPONSOR = new Ed25519Keypair()
+
 /** Every response the test saw, headers and body. */
 const responses: Array<string> = []
 const recorded = async (input: string, init?: RequestInit) => {
@@ -24,7 +29,7 @@ const recorded = async (input: string, init?: RequestInit) => {
 }
 
 describe("secrets stay secret", () => {
-  layer(paidCallEnv({}, Capture), {
+  layer(paidCallEnv({ sponsorKey: Option.some(Redacted.make(SPONSOR.getSecretKey())) }, Capture), {
     excludeTestServices: true
   })((it) => {
     it.effect("no response or log line carries a session token, the hop secret, a seller credential or a private key", () =>
@@ -57,6 +62,20 @@ describe("secrets stay secret", () => {
         const paid = yield* makeAgent({ manifest, signer: agentKey, client: ledger.client }).fetchPaid(entry.resourceUrl)
         responses.push(yield* Effect.promise(() => paid.response.clone().text()))
         assert.strictEqual(upstream.calls.at(-1)?.headers.authorization, `Bearer ${UPSTREAM_SECRET}`, "the seller did get its credential")
+        // A sponsored pause: the sponsor key signs, and must show up nowhere.
+        const pause = yield* client.delegatedSigners.preparePause({ params: { id: created.delegatedSignerId } }).pipe(asOwner)
+        const kind = pause.grants[0]
+        if (kind === undefined) return assert.fail("nothing to pause")
+        const json = { authorization: session.authorization, "content-type": "application/json" }
+        const sponsored = yield* Effect.promise(() =>
+          recorded(`${baseUrl}/v1/sponsored-transactions`, { method: "POST", headers: json, body: JSON.stringify({ txKindBytes: kind.txKindBytes }) })
+            .then((r) => r.json() as Promise<{ txBytes: string }>)
+        )
+        const { signature } = yield* Effect.promise(() => ownerKey.signTransaction(fromBase64(sponsored.txBytes)))
+        const executed = yield* Effect.promise(() =>
+          recorded(`${baseUrl}/v1/sponsored-transactions/execute`, { method: "POST", headers: json, body: JSON.stringify({ txBytes: sponsored.txBytes, signature }) })
+        )
+        assert.strictEqual(executed.status, 200, "the sponsored pause executed")
         for (const path of ["/llms.txt", "/openapi.json", `/v1/services/${entry.id}`, `/v1/services/${entry.id}.md`]) {
           yield* Effect.promise(() => recorded(`${baseUrl}${path}`))
         }
@@ -66,7 +85,10 @@ describe("secrets stay secret", () => {
           "internal hop secret": INTERNAL_SECRET,
           "seller credential": UPSTREAM_SECRET,
           "owner private key": ownerKey.getSecretKey(),
-          "agent private key": agentKey.getSecretKey()
+          "agent private key": agentKey.getSecretKey(),
+          "sponsor private key": SPONSOR.getSecretKey(),
+          "sponsor private key (hex)": Buffer.from(decodeSuiPrivateKey(SPONSOR.getSecretKey()).secretKey).toString("hex"),
+          "sponsor private key (base64)": Buffer.from(decodeSuiPrivateKey(SPONSOR.getSecretKey()).secretKey).toString("base64")
         }
         assert.isAbove(logs.length, 10, "the server logged during the test")
         for (const [name, secret] of Object.entries(secrets)) {

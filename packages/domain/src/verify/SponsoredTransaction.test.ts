@@ -1,0 +1,122 @@
+import { assert, describe, it } from "@effect/vitest"
+import { Transaction } from "@mysten/sui/transactions"
+import type { SpendAccountPackage } from "../chain/SpendAccountModule.ts"
+import { checkSponsoredKind, checkSponsoredTransaction, type SponsorRules } from "./SponsoredTransaction.ts"
+
+const addr = (n: number) => `0x${n.toString(16).padStart(64, "0")}`
+const PKG = addr(0x5e4d)
+const PACKAGE: SpendAccountPackage = { originalId: PKG, publishedAt: PKG, registryId: addr(0x5e4e) }
+const OWNER = addr(1)
+const SPONSOR = addr(2)
+const GRANT = addr(4)
+const POOL = addr(3)
+const GAS_COIN = addr(0x9a)
+const OWNER_COIN = addr(0x9b)
+const DIGEST = "11111111111111111111111111111111"
+const COIN_TYPE = `${addr(0x77)}::usd::USD`
+const RULES: SponsorRules = { pkg: PACKAGE, sender: OWNER, sponsor: SPONSOR, gasBudgetMax: 50_000_000n }
+
+type Compose = (tx: Transaction) => void
+
+const shared = (tx: Transaction, id: string) => tx.sharedObjectRef({ objectId: id, initialSharedVersion: "1", mutable: true })
+
+const revoke: Compose = (tx) => {
+  tx.moveCall({ target: `${PKG}::spend_account::revoke_grant`, arguments: [shared(tx, GRANT)] })
+}
+
+const deposit: Compose = (tx) => {
+  const [coin] = tx.splitCoins(tx.objectRef({ objectId: OWNER_COIN, version: "2", digest: DIGEST }), [tx.pure.u64(5)])
+  if (coin === undefined) throw new Error("no split")
+  tx.moveCall({ target: `${PKG}::spend_account::deposit`, typeArguments: [COIN_TYPE], arguments: [shared(tx, POOL), coin] })
+}
+
+/** Sponsored transaction data as the gateway builds it, with whatever the test changes. */
+const sponsored = (compose: Compose, gas: { sender?: string; owner?: string; budget?: bigint; payment?: string } = {}) => {
+  const tx = new Transaction()
+  tx.setSender(gas.sender ?? OWNER)
+  tx.setGasOwner(gas.owner ?? SPONSOR)
+  tx.setGasPrice(1000)
+  tx.setGasBudget(gas.budget ?? 10_000_000n)
+  tx.setGasPayment([{ objectId: gas.payment ?? GAS_COIN, version: "3", digest: DIGEST }])
+  compose(tx)
+  return tx.build()
+}
+
+const kindOf = (compose: Compose) => {
+  const tx = new Transaction()
+  tx.setSender(OWNER)
+  compose(tx)
+  return tx.build({ onlyTransactionKind: true })
+}
+
+const refused = async (bytes: Promise<Uint8Array>, reason: RegExp) => {
+  const check = checkSponsoredTransaction(await bytes, RULES)
+  assert.isFalse(check.ok)
+  assert.match(check.ok ? "" : check.reason, reason)
+}
+
+describe("sponsored transactions", () => {
+  it("accepts a grant call and a funding from the owner's own coin", async () => {
+    assert.deepStrictEqual(checkSponsoredTransaction(await sponsored(revoke), RULES), { ok: true, function: "revoke_grant" })
+    assert.deepStrictEqual(checkSponsoredTransaction(await sponsored(deposit), RULES), { ok: true, function: "deposit" })
+    assert.deepStrictEqual(checkSponsoredKind(await kindOf(revoke), PACKAGE), { ok: true, function: "revoke_grant" })
+  })
+
+  it("refuses another sender, another gas owner, a budget over the cap", async () => {
+    await refused(sponsored(revoke, { sender: addr(0x66) }), /^sender/)
+    await refused(sponsored(revoke, { owner: OWNER }), /^gasData.owner/)
+    await refused(sponsored(revoke, { budget: RULES.gasBudgetMax + 1n }), /^gasData.budget/)
+  })
+
+  it("refuses a transfer of the gas coin, or any command beside the call", async () => {
+    await refused(sponsored((tx) => {
+      revoke(tx)
+      tx.transferObjects([tx.gas], addr(0x66))
+    }), /^commands/)
+    await refused(sponsored((tx) => {
+      const [coin] = tx.splitCoins(tx.gas, [tx.pure.u64(5)])
+      if (coin !== undefined) tx.transferObjects([coin], addr(0x66))
+      revoke(tx)
+    }), /^commands/)
+    await refused(sponsored((tx) => {
+      revoke(tx)
+      revoke(tx)
+    }), /./)
+  })
+
+  it("refuses funding split from the gas coin, and a gas coin that is also an input", async () => {
+    await refused(sponsored((tx) => {
+      const [coin] = tx.splitCoins(tx.gas, [tx.pure.u64(5)])
+      if (coin === undefined) throw new Error("no split")
+      tx.moveCall({ target: `${PKG}::spend_account::deposit`, typeArguments: [COIN_TYPE], arguments: [shared(tx, POOL), coin] })
+    }), /gas coin/)
+    await refused(sponsored(deposit, { payment: OWNER_COIN }), /^inputs/)
+  })
+
+  it("refuses another package, another module, the agent's pay and the gas coin as an argument", async () => {
+    await refused(sponsored((tx) => {
+      tx.moveCall({ target: `${addr(0x66)}::spend_account::revoke_grant`, arguments: [shared(tx, GRANT)] })
+    }), /^package/)
+    await refused(sponsored((tx) => {
+      tx.moveCall({ target: `${PKG}::other::revoke_grant`, arguments: [shared(tx, GRANT)] })
+    }), /^module/)
+    await refused(sponsored((tx) => {
+      tx.moveCall({
+        target: `${PKG}::spend_account::pay`,
+        typeArguments: [COIN_TYPE],
+        arguments: [shared(tx, GRANT), shared(tx, POOL), tx.pure.u64(1), tx.pure.address(OWNER), tx.pure.vector("u8", []), tx.object.clock()]
+      })
+    }), /^function/)
+    await refused(sponsored((tx) => {
+      tx.moveCall({ target: `${PKG}::spend_account::revoke_grant`, arguments: [tx.gas] })
+    }), /^arguments/)
+    await refused(sponsored((tx) => {
+      tx.moveCall({ target: `${PKG}::spend_account::revoke_grant`, arguments: [tx.objectRef({ objectId: OWNER_COIN, version: "2", digest: DIGEST })] })
+    }), /^arguments/)
+  })
+
+  it("refuses bytes that are not transaction data or not a kind", () => {
+    assert.isFalse(checkSponsoredTransaction(new Uint8Array([1, 2, 3]), RULES).ok)
+    assert.isFalse(checkSponsoredKind(new Uint8Array([9, 9]), PACKAGE).ok)
+  })
+})

@@ -1,0 +1,31 @@
+import { assert, describe, layer } from "@effect/vitest"
+import { Ed25519Keypair } from "@mysten/sui/keypairs/ed25519"
+import { Effect, Layer, Option } from "effect"
+import { SuiAddress } from "@gateway/domain/SuiAddress"
+import { AppConfig } from "../../src/Config.ts"
+import { layerStore } from "../../src/Server.ts"
+import { Sponsorship } from "../../src/sponsorship/Sponsorship.ts"
+import { GatewayKeyRepo } from "../../src/storage/GatewayKeyRepo.ts"
+import { failsWith } from "../support/Assertions.ts"
+import { testConfig, TestStore } from "../support/TestServer.ts"
+
+/** Live mode (a node URL nobody answers at: nothing is asked of it) without SPONSOR_KEY. */
+const LiveWithoutKey = Sponsorship.layer.pipe(
+  Layer.provide(GatewayKeyRepo.layer),
+  Layer.provide(layerStore(TestStore)),
+  Layer.provide(AppConfig.layer({ ...testConfig, suiGrpcUrl: Option.some("http://127.0.0.1:9") }))
+)
+
+describe("gas sponsorship switched off", () => {
+  layer(LiveWithoutKey)((it) => {
+    it.effect("live mode without SPONSOR_KEY sponsors nothing and says so", () =>
+      Effect.gen(function*() {
+        const sponsorship = yield* Sponsorship
+        const owner = SuiAddress.make(new Ed25519Keypair().toSuiAddress())
+        const off = yield* failsWith(sponsorship.sponsor(owner, "AA=="), "UNAVAILABLE")
+        assert.strictEqual(off.reason, "sponsorship_off")
+        assert.match(off.message, /pay gas from your own wallet/)
+        yield* failsWith(sponsorship.execute(owner, "AA==", "AA=="), "UNAVAILABLE")
+      }))
+  })
+})
