@@ -3,6 +3,7 @@ import { HttpApiBuilder, HttpApiScalar } from "effect/http-api"
 import { Api } from "@gateway/domain/api/Api"
 import { AuthHandlers } from "../owners/AuthHandlers.ts"
 import { CatalogCaching } from "../catalog/CatalogCaching.ts"
+import { ConsoleRoutes } from "../console/ConsoleRoutes.ts"
 import { DelegatedSignersHandlers } from "../signers/DelegatedSignersHandlers.ts"
 import { ErrorBodies } from "./ErrorBodies.ts"
 import { OwnerAuthLive } from "../owners/OwnerAuthLive.ts"
@@ -13,11 +14,12 @@ import { RefuseNulUrls } from "./NulText.ts"
 import { PaidCallRoute } from "../paidCalls/PaidCallRoute.ts"
 import { PoliciesHandlers } from "../owners/PoliciesHandlers.ts"
 import { SpendAccountsHandlers } from "../owners/SpendAccountsHandlers.ts"
+import { SponsorshipHandlers } from "../sponsorship/SponsorshipHandlers.ts"
 import { RequestErrorsLive } from "./RequestErrorsLive.ts"
 import { SystemHandlers } from "./SystemHandlers.ts"
 
 /** Groups behind an owner session (and auth, for sign-out) get the auth middleware provided to them, not beside them. */
-const OwnerGroups = Layer.mergeAll(AuthHandlers, DelegatedSignersHandlers, PoliciesHandlers, SpendAccountsHandlers, SellersHandlers).pipe(
+const OwnerGroups = Layer.mergeAll(AuthHandlers, DelegatedSignersHandlers, PoliciesHandlers, SpendAccountsHandlers, SellersHandlers, SponsorshipHandlers).pipe(
   Layer.provide(OwnerAuthLive)
 )
 
@@ -27,4 +29,4 @@ const ApiRoutes = HttpApiBuilder.layer(Api, { openapiPath: "/openapi.json" }).pi
 )
 
 /** Every route the gateway serves on any chain: the API, paid calls, the reference page at /docs, caching and error bodies. */
-export const HttpApp = Layer.mergeAll(ApiRoutes, PaidCallRoute, HttpApiScalar.layer(Api, { path: "/docs" }), CatalogCaching, RefuseNulUrls, ErrorBodies)
+export const HttpApp = Layer.mergeAll(ApiRoutes, PaidCallRoute, HttpApiScalar.layer(Api, { path: "/docs" }), ConsoleRoutes, CatalogCaching, RefuseNulUrls, ErrorBodies)

@@ -1,0 +1,178 @@
+/// <reference lib="dom" />
+import type { ManagedService } from "@gateway/domain/CatalogEntry"
+import { atomicOrFail } from "./AmountField.ts"
+import { ApiFailure } from "./ApiFailure.ts"
+import { coinDecimals } from "./ChainReads.ts"
+import { amountText } from "./CoinAmount.ts"
+import type { ConsoleContext } from "./ConsoleContext.ts"
+import { toDisplay } from "./DisplayAmount.ts"
+import { fill, h } from "./Dom.ts"
+import { paymentsList } from "./PaymentsList.ts"
+
+type Managed = (typeof ManagedService)["Encoded"]
+
+const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const
+
+/** The ids of the services this browser registered, per seller address: the API has no "my services" listing. */
+const rememberedIds = (address: string): Array<string> => {
+  const stored: unknown = JSON.parse(localStorage.getItem(`console.services.${address}`) ?? "[]")
+  return Array.isArray(stored) ? stored.filter((id): id is string => typeof id === "string") : []
+}
+
+const remember = (address: string, id: string) => {
+  const ids = rememberedIds(address)
+  if (!ids.includes(id)) localStorage.setItem(`console.services.${address}`, JSON.stringify([id, ...ids]))
+}
+
+/**
+ * The seller's side: register a paid service (a draft), edit it, activate
+ * it, and see its revisions and the paid calls it received.
+ */
+export const sellerPanel = (context: ConsoleContext) => {
+  const { api, wallet, notices } = context
+  const field = (id: string, label: string, input: HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement) =>
+    [h("label", { for: id }, label), input] as const
+  const inputs = {
+    name: h("input", { id: "svc-name", required: true, maxlength: 100, autocomplete: "off" }),
+    description: h("textarea", { id: "svc-description", required: true, maxlength: 2000, rows: 2 }),
+    method: h("select", { id: "svc-method" }, ...METHODS.map((m) => h("option", { value: m }, m))),
+    path: h("input", { id: "svc-path", required: true, value: "/", autocomplete: "off", spellcheck: "false" }),
+    asset: h("input", { id: "svc-asset", required: true, value: "0x2::sui::SUI", list: "known-coins", autocomplete: "off", spellcheck: "false" }),
+    decimals: h("input", { id: "svc-decimals", required: true, type: "number", min: 0, max: 18, value: 9 }),
+    price: h("input", { id: "svc-price", required: true, inputmode: "decimal", autocomplete: "off" }),
+    payTo: h("input", { id: "svc-pay-to", required: true, autocomplete: "off", spellcheck: "false" }),
+    upstreamUrl: h("input", { id: "svc-upstream", required: true, type: "url", autocomplete: "off", spellcheck: "false" }),
+    credential: h("input", { id: "svc-credential", type: "password", autocomplete: "new-password" })
+  }
+  const submit = h("button", { type: "submit", id: "svc-save" }, "Register draft")
+  const cancelEdit = h("button", { type: "button", class: "secondary", hidden: true }, "Cancel edit")
+  const list = h("div", { id: "service-list" })
+  const openId = h("input", { id: "svc-open-id", autocomplete: "off", spellcheck: "false", placeholder: "svc_…" })
+  let editing: string | null = null
+
+  inputs.asset.addEventListener("change", async () => {
+    const decimals = await coinDecimals(wallet.client, inputs.asset.value.trim())
+    if (decimals !== null) inputs.decimals.value = String(decimals)
+  })
+
+  const startEdit = (managed: Managed) => {
+    const { service, management } = managed
+    editing = service.id
+    inputs.name.value = service.name
+    inputs.description.value = service.description
+    inputs.method.value = service.method
+    inputs.path.value = service.path
+    inputs.asset.value = service.asset
+    inputs.decimals.value = String(service.decimals)
+    inputs.price.value = toDisplay(service.price, service.decimals)
+    inputs.payTo.value = service.payTo
+    inputs.upstreamUrl.value = management.upstreamUrl
+    inputs.credential.value = ""
+    inputs.credential.placeholder = management.hasUpstreamCredential ? "set; leave empty to keep it" : ""
+    submit.textContent = "Save changes"
+    cancelEdit.hidden = false
+    inputs.name.focus()
+  }
+
+  const stopEdit = () => {
+    editing = null
+    form.reset()
+    inputs.credential.placeholder = ""
+    submit.textContent = "Register draft"
+    cancelEdit.hidden = true
+  }
+
+  const card = (managed: Managed) => {
+    const { service, management } = managed
+    const payments = paymentsList(context, { kind: "service", id: service.id })
+    const activate = h("button", { type: "button", class: "activate", hidden: service.status === "live" && management.draftRevision === null }, "Activate")
+    activate.addEventListener("click", () => notices.run(`Activating ${service.name}`, async () => {
+      await api.activate(service.id)
+      await refresh()
+    }, activate))
+    const edit = h("button", { type: "button", class: "secondary edit" }, "Edit")
+    edit.addEventListener("click", () => startEdit(managed))
+    const element = h("article", { class: "service", "data-service": service.id, "aria-labelledby": `title-${service.id}` },
+      h("header", {},
+        h("h3", { id: `title-${service.id}` }, service.name),
+        h("span", { class: "status", "data-status": service.status }, service.status)),
+      h("p", {}, service.description),
+      h("dl", {},
+        h("dt", {}, "Call"), h("dd", { class: "mono" }, `${service.method} ${service.resourceUrl}`),
+        h("dt", {}, "Price"), h("dd", {}, amountText(service.price, service.decimals, service.asset)),
+        h("dt", {}, "Revisions"), h("dd", { class: "revisions" },
+          `live revision ${service.activeRevision}`, management.draftRevision === null ? "" : `; draft revision ${management.draftRevision} awaiting activation`),
+        h("dt", {}, "Updated"), h("dd", {}, management.updatedAt)),
+      h("div", { class: "row actions" }, edit, activate),
+      payments.element)
+    return { element, payments }
+  }
+
+  const refresh = async () => {
+    const address = wallet.requireAddress()
+    const managed = await Promise.all(rememberedIds(address).map((id) => api.manage(id).catch(() => null)))
+    const cards = managed.filter((m): m is Managed => m !== null).map(card)
+    fill(list, ...(cards.length === 0 ? [h("p", {}, "No services registered from this browser yet.")] : cards.map((c) => c.element)))
+    await Promise.all(cards.map((c) => c.payments.refresh()))
+  }
+
+  const payload = () => {
+    const decimals = Number(inputs.decimals.value)
+    if (!Number.isInteger(decimals) || decimals < 0 || decimals > 18) throw new ApiFailure("INVALID", "Decimals: a whole number from 0 to 18")
+    const credential = inputs.credential.value
+    return {
+      name: inputs.name.value.trim(),
+      description: inputs.description.value.trim(),
+      method: METHODS.find((m) => m === inputs.method.value) ?? "GET",
+      path: inputs.path.value.trim(),
+      price: atomicOrFail("Price", inputs.price.value, decimals),
+      asset: inputs.asset.value.trim(),
+      decimals,
+      payTo: inputs.payTo.value.trim(),
+      upstreamUrl: inputs.upstreamUrl.value.trim(),
+      ...(credential === "" ? {} : { upstreamCredential: credential })
+    }
+  }
+
+  const form = h("form", { id: "service-form", "aria-labelledby": "service-form-title" },
+    h("h3", { id: "service-form-title" }, "Register or edit a paid service"),
+    ...field("svc-name", "Name", inputs.name),
+    ...field("svc-description", "Description", inputs.description),
+    ...field("svc-method", "Method", inputs.method),
+    ...field("svc-path", "Path agents call", inputs.path),
+    ...field("svc-asset", "Coin type of the price", inputs.asset),
+    ...field("svc-decimals", "Coin decimals", inputs.decimals),
+    ...field("svc-price", "Price per call (display units)", inputs.price),
+    ...field("svc-pay-to", "Pay to (your Sui address)", inputs.payTo),
+    ...field("svc-upstream", "Upstream URL the gateway forwards paid calls to", inputs.upstreamUrl),
+    ...field("svc-credential", "Upstream bearer credential (optional, write-only)", inputs.credential),
+    h("div", { class: "row" }, submit, cancelEdit))
+  form.addEventListener("submit", (event) => {
+    event.preventDefault()
+    void notices.run(editing === null ? "Registering the service" : "Saving the service", async () => {
+      const body = payload()
+      const managed = editing === null ? await api.register(body) : await api.edit(editing, body)
+      remember(wallet.requireAddress(), managed.service.id)
+      stopEdit()
+      await refresh()
+    }, submit)
+  })
+  cancelEdit.addEventListener("click", stopEdit)
+
+  const openButton = h("button", { type: "button", class: "secondary" }, "Open")
+  openButton.addEventListener("click", () => notices.run("Opening the service", async () => {
+    const managed = await api.manage(openId.value.trim())
+    remember(wallet.requireAddress(), managed.service.id)
+    await refresh()
+  }, openButton))
+
+  const refreshButton = h("button", { type: "button", class: "secondary", id: "svc-refresh" }, "Refresh services")
+  refreshButton.addEventListener("click", () => notices.run("Refreshing your services", refresh, refreshButton))
+
+  const element = h("section", { id: "seller", "aria-labelledby": "seller-title" },
+    h("h2", { id: "seller-title" }, "Your paid services"),
+    form,
+    h("div", { class: "row" }, h("label", { for: "svc-open-id" }, "Open a service by id"), openId, openButton, refreshButton),
+    list)
+  return { element, refresh }
+}

@@ -1,0 +1,100 @@
+/// <reference lib="dom" />
+import type { DelegatedSignerView } from "@gateway/domain/DelegatedSigner"
+import { coinDecimals, readGrant } from "./ChainReads.ts"
+import { amountText, coinLabel } from "./CoinAmount.ts"
+import type { ConsoleContext } from "./ConsoleContext.ts"
+import { fill, h } from "./Dom.ts"
+import { signChanges } from "./SignChanges.ts"
+import { paymentsList } from "./PaymentsList.ts"
+
+type SignerView = (typeof DelegatedSignerView)["Encoded"]
+
+/** The grant's expiry in milliseconds since the epoch, "0" for none. */
+const expiryText = (expiryMs: string) => (expiryMs === "0" ? "never" : new Date(Number(expiryMs)).toISOString())
+
+/**
+ * One delegated signer: its aggregate and per-grant status, each grant's
+ * budget spent and remaining as the chain holds them, its payments, and the
+ * owner's controls (pause, resume, revoke, the connection manifest).
+ */
+export const signerCard = (context: ConsoleContext, initial: SignerView) => {
+  const { api, wallet, notices } = context
+  let signer = initial
+  const element = h("article", { class: "signer", "data-signer": signer.id, "aria-labelledby": `title-${signer.id}` })
+  const payments = paymentsList(context, { kind: "signer", id: signer.id })
+  const manifestText = h("pre", { class: "manifest", tabindex: 0 })
+
+  const change = (kind: "pause" | "resume" | "revoke", button: HTMLButtonElement) =>
+    notices.run(`${kind[0]?.toUpperCase() ?? ""}${kind.slice(1)} ${signer.name}`, async () => {
+      const prepared = await api.prepareChange(kind, signer.id)
+      await signChanges(context, { kind, signerId: signer.id, grants: prepared.grants }, (grantId, status, signerStatus) =>
+        notices.progress(`Grant ${grantId} is ${status}; the signer is ${signerStatus}.`))
+      await refresh()
+    }, button)
+
+  const manifest = async () => JSON.stringify(await api.manifest(signer.id), null, 2)
+
+  const grantRows = () =>
+    Promise.all(signer.grants.map(async (grant) => {
+      const decimals = await coinDecimals(wallet.client, grant.coinType)
+      const onChain = grant.grantObjectId === null ? null : await readGrant(wallet.client, grant.grantObjectId).catch(() => null)
+      const spent = onChain === null ? "—" : amountText(onChain.spent.toString(), decimals, grant.coinType)
+      const remaining = onChain === null ? "—" : amountText((onChain.sessionCap - onChain.spent).toString(), decimals, grant.coinType)
+      return h("tr", { "data-grant": grant.id, "data-coin": grant.coinType },
+        h("td", {}, coinLabel(grant.coinType)),
+        h("td", {}, h("span", { class: "status", "data-status": grant.status }, grant.status)),
+        h("td", {}, expiryText(grant.expiry)),
+        h("td", {}, amountText(grant.caps.sessionCap, decimals, grant.coinType)),
+        h("td", {}, amountText(grant.caps.maxPerPayment, decimals, grant.coinType)),
+        h("td", { class: "spent" }, spent),
+        h("td", { class: "remaining" }, remaining))
+    }))
+
+  const render = async () => {
+    const live = signer.status !== "revoked" && signer.status !== "failed" && signer.status !== "expired"
+    const button = (label: string, className: string, onClick: (b: HTMLButtonElement) => void, show = true) => {
+      const b = h("button", { type: "button", class: className, hidden: !show }, label)
+      b.addEventListener("click", () => onClick(b))
+      return b
+    }
+    const rows = await grantRows()
+    fill(element,
+      h("header", {},
+        h("h3", { id: `title-${signer.id}` }, signer.name === "" ? signer.id : signer.name),
+        h("span", { class: "status", "data-status": signer.status, "aria-label": `Status: ${signer.status}` }, signer.status)),
+      h("p", { class: "mono" }, `${signer.id} · agent ${signer.agentAddress}`),
+      h("div", { class: "scroll" }, h("table", {},
+        h("caption", {}, "Grants, with spent and remaining budget read from the chain"),
+        h("thead", {}, h("tr", {}, ...["Coin", "Status", "Expires", "Budget", "Per payment", "Spent", "Remaining"].map((c) => h("th", { scope: "col" }, c)))),
+        h("tbody", {}, ...rows))),
+      h("div", { class: "row actions" },
+        button("Pause", "secondary pause", (b) => void change("pause", b), live && signer.status !== "paused" && signer.status !== "pausing"),
+        button("Resume", "secondary resume", (b) => void change("resume", b), signer.status === "paused"),
+        button("Revoke", "danger revoke", (b) => void change("revoke", b), live),
+        button("Copy manifest", "secondary copy-manifest", (b) =>
+          void notices.run("Copying the connection manifest", async () => {
+            const text = await manifest()
+            manifestText.textContent = text
+            await navigator.clipboard.writeText(text).catch(() => notices.progress("Copy it from the text shown below."))
+          }, b), signer.status !== "awaiting_owner_signature"),
+        button("Download manifest", "secondary download-manifest", (b) =>
+          void notices.run("Downloading the connection manifest", async () => {
+            const text = await manifest()
+            manifestText.textContent = text
+            const link = h("a", { href: URL.createObjectURL(new Blob([text], { type: "application/json" })), download: `${signer.id}.manifest.json` })
+            link.click()
+            URL.revokeObjectURL(link.href)
+          }, b), signer.status !== "awaiting_owner_signature"),
+        button("Refresh", "secondary refresh", (b) => void notices.run("Refreshing", refresh, b))),
+      manifestText,
+      payments.element)
+    await payments.refresh()
+  }
+
+  const refresh = async () => {
+    signer = (await api.signer(signer.id)).delegatedSigner
+    await render()
+  }
+
+  return { element, render, refresh }
+}

@@ -1,0 +1,159 @@
+/// <reference lib="dom" />
+import { atomicOrFail } from "./AmountField.ts"
+import { ApiFailure } from "./ApiFailure.ts"
+import { coinDecimals } from "./ChainReads.ts"
+import { amountText } from "./CoinAmount.ts"
+import type { ConsoleContext } from "./ConsoleContext.ts"
+import { toDisplay } from "./DisplayAmount.ts"
+import { fill, h } from "./Dom.ts"
+import { signChanges } from "./SignChanges.ts"
+
+interface ScopeInputs {
+  readonly asset: HTMLInputElement
+  readonly budget: HTMLInputElement
+  readonly perPayment: HTMLInputElement
+  readonly expiry: HTMLInputElement
+}
+
+interface ReviewedScope {
+  readonly asset: string
+  readonly decimals: number | null
+  readonly totalBudgetAtomic: string
+  readonly maxPerPaymentAtomic: string
+  readonly expiresAt: string | null
+}
+
+/**
+ * Create a delegated signer: agent, name, policies and profiles, and one
+ * scope per coin typed in display units. Review shows every amount both ways
+ * (typed → atomic → read back) before anything is signed; then each grant's
+ * create is signed in the wallet and finalized.
+ */
+export const signerForm = (context: ConsoleContext, onCreated: () => Promise<void>) => {
+  const { api, wallet, notices } = context
+  const scopes: Array<ScopeInputs> = []
+  const scopeList = h("div", { id: "scopes" })
+  const agent = h("input", { id: "agent-address", required: true, autocomplete: "off", spellcheck: "false", pattern: "0x[0-9a-fA-F]{1,64}" })
+  const name = h("input", { id: "signer-name", maxlength: 100, autocomplete: "off" })
+  const choices = h("fieldset", { id: "policy-choices" }, h("legend", {}, "Policies and profiles (optional)"))
+  const review = h("div", { id: "review", "aria-live": "polite" })
+  const reviewButton = h("button", { type: "submit", id: "review-signer" }, "Review")
+  const createButton = h("button", { type: "button", id: "create-signer", hidden: true }, "Create and sign in wallet")
+  let reviewed: ReadonlyArray<ReviewedScope> | null = null
+  // One key per reviewed request: pressing create again after a failure replays it instead of making a second signer.
+  let idempotencyKey = crypto.randomUUID()
+  const finalized = new Set<string>()
+
+  const addScope = () => {
+    const n = scopes.length + 1
+    const inputs: ScopeInputs = {
+      asset: h("input", { id: `scope-${n}-asset`, required: true, value: n === 1 ? "0x2::sui::SUI" : "", list: "known-coins", autocomplete: "off", spellcheck: "false" }),
+      budget: h("input", { id: `scope-${n}-budget`, required: true, inputmode: "decimal", autocomplete: "off" }),
+      perPayment: h("input", { id: `scope-${n}-per-payment`, required: true, inputmode: "decimal", autocomplete: "off" }),
+      expiry: h("input", { id: `scope-${n}-expiry`, type: "datetime-local" })
+    }
+    scopes.push(inputs)
+    scopeList.append(h("fieldset", { class: "scope" },
+      h("legend", {}, `Scope ${n}`),
+      h("label", { for: inputs.asset.id }, "Coin type"), inputs.asset,
+      h("label", { for: inputs.budget.id }, "Total budget (display units)"), inputs.budget,
+      h("label", { for: inputs.perPayment.id }, "Per-payment cap (display units)"), inputs.perPayment,
+      h("label", { for: inputs.expiry.id }, "Expires (optional, your local time)"), inputs.expiry))
+    invalidate()
+  }
+
+  const invalidate = () => {
+    if (reviewed !== null) idempotencyKey = crypto.randomUUID()
+    reviewed = null
+    createButton.hidden = true
+    fill(review)
+  }
+
+  const loadChoices = async () => {
+    const [{ policies }, { profiles }] = await Promise.all([api.policies(), api.profiles()])
+    fill(choices, h("legend", {}, "Policies and profiles (optional)"),
+      ...(policies.length + profiles.length === 0 ? [h("p", { class: "hint" }, "None defined: the signer may pay any service within its caps.")] : []),
+      ...policies.map((p) => h("label", { class: "check" }, h("input", { type: "checkbox", name: "policy", value: p.id }), ` Policy: ${p.name}`)),
+      ...profiles.map((p) => h("label", { class: "check" }, h("input", { type: "checkbox", name: "profile", value: p.id }), ` Profile: ${p.name}`)))
+  }
+
+  const checked = (group: string) =>
+    Array.from(choices.querySelectorAll<HTMLInputElement>(`input[name=${group}]:checked`), (input) => input.value)
+
+  const doReview = async () => {
+    const result = await Promise.all(scopes.map(async (inputs, i): Promise<ReviewedScope> => {
+      const asset = inputs.asset.value.trim()
+      const decimals = await coinDecimals(wallet.client, asset)
+      const totalBudgetAtomic = atomicOrFail(`Scope ${i + 1} total budget`, inputs.budget.value, decimals)
+      const maxPerPaymentAtomic = atomicOrFail(`Scope ${i + 1} per-payment cap`, inputs.perPayment.value, decimals)
+      if (BigInt(maxPerPaymentAtomic) > BigInt(totalBudgetAtomic)) {
+        throw new ApiFailure("INVALID", `Scope ${i + 1}: the per-payment cap exceeds the total budget`)
+      }
+      const expiresAt = inputs.expiry.value === "" ? null : new Date(inputs.expiry.value).toISOString()
+      return { asset, decimals, totalBudgetAtomic, maxPerPaymentAtomic, expiresAt }
+    }))
+    const row = (scope: ReviewedScope, label: string, typed: string, atomic: string) =>
+      h("tr", {}, h("td", {}, label), h("td", {}, typed), h("td", { class: "mono" }, atomic),
+        h("td", {}, scope.decimals === null ? `${atomic} atomic` : toDisplay(atomic, scope.decimals)))
+    fill(review,
+      h("h3", {}, "Check before signing"),
+      h("div", { class: "scroll" }, h("table", {},
+        h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Amount"), h("th", { scope: "col" }, "You typed"), h("th", { scope: "col" }, "Atomic units signed"), h("th", { scope: "col" }, "Reads back as"))),
+        h("tbody", {}, ...result.flatMap((scope, i) => {
+          const inputs = scopes[i]
+          if (inputs === undefined) return []
+          return [
+            row(scope, `${scope.asset} budget`, inputs.budget.value, scope.totalBudgetAtomic),
+            row(scope, `${scope.asset} per payment`, inputs.perPayment.value, scope.maxPerPaymentAtomic)
+          ]
+        })))),
+      ...result.map((scope) => h("p", {}, `${scope.asset}: expires ${scope.expiresAt ?? "never"}; budget ${amountText(scope.totalBudgetAtomic, scope.decimals, scope.asset)}`)))
+    reviewed = result
+    createButton.hidden = false
+    createButton.focus()
+  }
+
+  const form = h("form", { id: "signer-form", "aria-labelledby": "signer-form-title" },
+    h("h2", { id: "signer-form-title" }, "New delegated signer"),
+    h("label", { for: "agent-address" }, "Agent address (the agent keeps its own key; you never see it)"), agent,
+    h("label", { for: "signer-name" }, "Name"), name,
+    choices,
+    scopeList,
+    h("div", { class: "row" },
+      h("button", { type: "button", class: "secondary", id: "add-scope", onclick: () => addScope() }, "Add another coin"),
+      reviewButton),
+    review,
+    createButton)
+  form.addEventListener("input", invalidate)
+  form.addEventListener("submit", (event) => {
+    event.preventDefault()
+    void notices.run("Reviewing the signer", doReview, reviewButton)
+  })
+  createButton.addEventListener("click", () =>
+    notices.run("Creating the signer", async () => {
+      if (reviewed === null) throw new ApiFailure("INVALID", "Review the amounts first.")
+      const created = await api.createSigner({
+        agentAddress: agent.value.trim(),
+        ...(name.value.trim() === "" ? {} : { name: name.value.trim() }),
+        policyIds: checked("policy"),
+        profileIds: checked("profile"),
+        assetScopes: reviewed.map((scope) => ({
+          asset: scope.asset,
+          totalBudgetAtomic: scope.totalBudgetAtomic,
+          maxPerPaymentAtomic: scope.maxPerPaymentAtomic,
+          ...(scope.expiresAt === null ? {} : { expiresAt: scope.expiresAt })
+        }))
+      }, idempotencyKey)
+      const unsigned = created.grants.filter((grant) => !finalized.has(grant.grantId))
+      await signChanges(context, { kind: "create", signerId: created.delegatedSignerId, grants: unsigned }, (grantId, status, signerStatus) => {
+        finalized.add(grantId)
+        notices.progress(`Grant ${grantId} is ${status}; the signer is ${signerStatus}.`)
+      })
+      form.reset()
+      invalidate()
+      await onCreated()
+    }, createButton))
+
+  addScope()
+  return { element: form, loadChoices }
+}
