@@ -1,4 +1,4 @@
-import { Cache, Clock, Context, Duration, Effect, Layer, Option, type Redacted, Schema } from "effect"
+import { Clock, Context, Effect, Layer, Option, type Redacted, Schema } from "effect"
 import { Chain } from "@gateway/chain/Chain"
 import { normalizeCoinType } from "@gateway/domain/chain/SpendAccountModule"
 import { CatalogEntry, type ManagedService, ManagedService as ManagedServiceSchema, type RegisterService } from "@gateway/domain/CatalogEntry"
@@ -6,6 +6,7 @@ import { Conflict, Invalid, NotFound, Unavailable, UnsupportedAsset } from "@gat
 import { ServiceId } from "@gateway/domain/Ids"
 import type { SuiAddress } from "@gateway/domain/SuiAddress"
 import { AppConfig } from "../Config.ts"
+import { CatalogChanges } from "./CatalogChanges.ts"
 import { CatalogRepo, type Revision, type ServiceWithRevisions } from "./CatalogRepo.ts"
 import { newId } from "../storage/NewId.ts"
 import { PublicUrl } from "../http/PublicUrl.ts"
@@ -25,6 +26,14 @@ export interface Forwardable {
   readonly upstreamCredential: Option.Option<Redacted.Redacted<string>>
 }
 
+/** A live service's terms as callers read them, with what forwarding needs; the credential still sealed. */
+export interface LiveTerms {
+  readonly entry: CatalogEntry
+  readonly upstreamUrl: string
+  readonly owner: string
+  readonly sealedCredential: string | null
+}
+
 export interface CatalogPage {
   readonly count: number
   readonly services: ReadonlyArray<CatalogEntry>
@@ -34,6 +43,8 @@ export interface CatalogPage {
 /**
  * The catalog's rules: sellers register drafts and activate them; callers read
  * only live services, always at their active revision, never invented ones.
+ * Live terms are kept in ServiceReadCache, as public reads' answers are,
+ * until the CatalogChanges event every change publishes drops them.
  */
 export class Catalog extends Context.Service<Catalog, {
   register(owner: SuiAddress, body: RegisterService): Effect.Effect<ManagedService, Invalid | UnsupportedAsset | Conflict | Unavailable>
@@ -54,7 +65,8 @@ export class Catalog extends Context.Service<Catalog, {
       const config = yield* AppConfig
       const publicUrl = yield* PublicUrl
       const chain = yield* Chain
-      const readCache = yield* ServiceReadCache
+      const changes = yield* CatalogChanges
+      const reads = yield* ServiceReadCache
       const credentials = yield* SellerCredentials
       const gateway = hostPortOf(new URL(publicUrl.origin))
       const supported = new Set(config.supportedAssets.map(normalizeCoinType))
@@ -139,36 +151,21 @@ export class Catalog extends Context.Service<Catalog, {
         return { found: found.value, active: found.value.active.value }
       })
 
+      /** Kept until the service changes: these are read for every 402 and paid call, not only public reads. */
       const liveTerms = Effect.fnUntraced(function*(id: string) {
+        const kept = reads.liveTerms(id)
+        if (kept !== undefined) return kept
+        const readAt = reads.generation()
         const { found, active } = yield* live(id)
-        return {
+        const terms: LiveTerms = {
           entry: entryOf(found.service.id, found.service.status, found.service.activeRevision, active),
           upstreamUrl: active.upstreamUrl,
           owner: found.service.ownerAddress,
           sealedCredential: active.sealedCredential
         }
+        reads.keepLiveTerms(id, terms, readAt)
+        return terms
       })
-      /**
-       * The hot reads — `GET /v1/services/{id}` and minting a 402 for it — are
-       * cached for one second; this replica drops an entry when it activates
-       * that service. Failures (unknown id, store down) are never cached.
-       */
-      const entries = yield* Cache.makeWith((id: string) => liveTerms(id), {
-        capacity: 10_000,
-        timeToLive: (exit) => (exit._tag === "Success" ? "1 second" : 0)
-      })
-
-      // An activated revision never changes, so its terms stay cached until evicted.
-      const revisions = yield* Cache.makeWith(
-        (key: string) =>
-          Effect.gen(function*() {
-            const [id = "", revision = "0"] = key.split("#")
-            const found = yield* repo.findActivated(id, Number(revision))
-            if (Option.isNone(found)) return yield* notFound()
-            return entryOf(id, "live", found.value.revision, found.value)
-          }),
-        { capacity: 10_000, timeToLive: (exit) => (exit._tag === "Success" ? Duration.infinity : 0) }
-      )
 
       return Catalog.of({
         register: Effect.fn("Catalog.register")(function*(owner, body) {
@@ -182,6 +179,7 @@ export class Catalog extends Context.Service<Catalog, {
               reason: "seller_draft_limit_reached"
             })
           }
+          yield* changes.publish(id)
           // Just inserted in this request: not finding it is a defect, not a caller's error.
           return managed(yield* owned(owner, id).pipe(Effect.catchTag("NOT_FOUND", Effect.die)))
         }),
@@ -193,6 +191,7 @@ export class Catalog extends Context.Service<Catalog, {
           const kept = Option.match(newest, { onNone: () => null, onSome: (r) => r.sealedCredential })
           const added = yield* repo.addRevision({ id, owner, revision: revisionOf(owner, id, body, kept), now: yield* now })
           if (Option.isNone(added)) return yield* notFound()
+          yield* changes.publish(id)
           return managed(yield* owned(owner, id))
         }),
         activate: Effect.fn("Catalog.activate")(function*(owner, id) {
@@ -207,16 +206,15 @@ export class Catalog extends Context.Service<Catalog, {
               reason: "seller_live_limit_reached"
             })
           }
-          yield* Cache.invalidate(entries, id)
-          readCache.invalidate(id)
+          yield* changes.publish(id)
           return managed(yield* owned(owner, id))
         }),
         manage: Effect.fn("Catalog.manage")(function*(owner, id) {
           return managed(yield* owned(owner, id))
         }),
-        get: (id) => Effect.map(Cache.get(entries, id), (terms) => terms.entry),
+        get: (id) => Effect.map(liveTerms(id), (terms) => terms.entry),
         forForwarding: (id) =>
-          Effect.flatMap(Cache.get(entries, id), ({ entry, upstreamUrl, owner, sealedCredential }) => {
+          Effect.flatMap(liveTerms(id), ({ entry, upstreamUrl, owner, sealedCredential }) => {
             if (sealedCredential === null) return Effect.succeed({ entry, upstreamUrl, upstreamCredential: Option.none() })
             const opened = credentials.open(entry.id, owner, sealedCredential)
             if (Option.isSome(opened)) return Effect.succeed({ entry, upstreamUrl, upstreamCredential: opened })
@@ -228,7 +226,9 @@ export class Catalog extends Context.Service<Catalog, {
               })))
             )
           }),
-        atRevision: (id, revision) => Cache.get(revisions, `${id}#${revision}`),
+        atRevision: (id, revision) =>
+          Effect.flatMap(repo.findActivated(id, revision), (found) =>
+            Option.match(found, { onNone: () => Effect.fail(notFound()), onSome: (r) => Effect.succeed(entryOf(id, "live", r.revision, r)) })),
         list: Effect.fn("Catalog.list")(function*(query) {
           const limit = query.limit ?? 50
           let after = Option.none<bigint>()

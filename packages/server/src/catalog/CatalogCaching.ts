@@ -3,10 +3,16 @@ import { Effect } from "effect"
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { CATALOG_CACHE_CONTROL, type CachedRead, holdsCurrent, hotReadKey, ServiceReadCache } from "./ServiceReadCache.ts"
 
-/** Public reads that callers may cache briefly: the catalog and the agent documents. */
+/** A service's public page or its Markdown: `/v1/services/{id}` and `/v1/services/{id}.md`, nothing below them. */
+const SERVICE_PAGE = /^\/v1\/services\/[^/]+$/
+
+/**
+ * Public reads that callers may cache briefly: the catalog and the agent
+ * documents, named one by one, so that an owner's or seller's route under
+ * the same prefix (`/manage`, `/payments`) never gets a shared-cache header.
+ */
 const cacheable = (path: string) =>
-  path === "/v1/services" || (path.startsWith("/v1/services/") && !path.endsWith("/manage")) ||
-  path === "/llms.txt" || path === "/SKILL.md" || path === "/.well-known/mcp.json"
+  path === "/v1/services" || SERVICE_PAGE.test(path) || path === "/llms.txt" || path === "/SKILL.md" || path === "/.well-known/mcp.json"
 
 const bytesOf = (body: HttpServerResponse.HttpServerResponse["body"]): Uint8Array | undefined =>
   body._tag === "Uint8Array" ? body.body : body._tag === "Raw" && typeof body.body === "string" ? new TextEncoder().encode(body.body) : undefined
@@ -22,8 +28,8 @@ const answer = (read: CachedRead, ifNoneMatch: string | undefined) =>
  * ETag and Cache-Control on public catalog reads, and 304 when the caller
  * already holds that representation. Five seconds: short enough that an
  * activation shows up quickly, long enough to spare the store a burst. Hot
- * reads answered here are kept in ServiceReadCache, which the Node server
- * answers from while they are fresh.
+ * catalog reads answered here are kept in ServiceReadCache, which the Node
+ * server answers from until the catalog publishes a change.
  */
 export const CatalogCaching = HttpRouter.middleware(
   (httpEffect) =>

@@ -1,4 +1,6 @@
-import { Context, Layer } from "effect"
+import { Context, Effect, Layer } from "effect"
+import type { LiveTerms } from "./Catalog.ts"
+import { CatalogChanges } from "./CatalogChanges.ts"
 
 /** The headers every public catalog read carries besides its ETag. */
 export const CATALOG_CACHE_CONTROL = "public, max-age=5"
@@ -18,9 +20,15 @@ export interface CachedRead {
   readonly etag: string
 }
 
-/** How long a service's page is served from memory; the same second the catalog's own cache keeps. */
-export const READ_TTL_MS = 1_000
+/**
+ * How long a read is kept without a change heard: only a bound for a change
+ * no replica announced (a replica stopped between its commit and its NOTIFY,
+ * or a row changed by hand); every change the catalog makes drops its reads at once.
+ */
+export const READ_TTL_MS = 30_000
 const CAPACITY = 10_000
+/** Listings are keyed by their query, which callers choose: the memory they may take is bounded, not only their number. */
+const CAPACITY_BYTES = 32 * 1024 * 1024
 
 /** `/v1/services/{id}` and `/v1/services/{id}.md`: the reads whose answers depend on one service only. */
 const serviceOfPath = (path: string) => /^\/v1\/services\/([^/.]+)(?:\.md)?$/.exec(path)?.[1]
@@ -29,7 +37,7 @@ const serviceOfPath = (path: string) => /^\/v1\/services\/([^/.]+)(?:\.md)?$/.ex
 const LLMS_TXT = "/llms.txt"
 
 /**
- * The cache key of a hot read (a service's page, a listing with its query, or
+ * The cache key of a catalog read (a service's page, a listing with its query, or
  * `/llms.txt`) from the request's own URL as it arrived, or undefined for any other request.
  * Both the app that fills the cache and the Node server that answers from it
  * key by this, so they cannot disagree about which request a read belongs to.
@@ -43,46 +51,90 @@ export const hotReadKey = (url: string) => {
 const isListing = (key: string) => key === "/v1/services" || key.startsWith("/v1/services?")
 
 /**
- * The answered bytes of the hottest reads, `GET /v1/services/{id}` (and its
- * `.md`), `GET /v1/services?…` listings and `GET /llms.txt`, kept for a second
- * of wall time so a hit is answered by the Node server itself, before effect's
- * pipeline (GatewayNodeServer). This replica's activation of a service drops
- * that service's pages, every listing and `/llms.txt` at once; another
- * replica's shows within the second, as with the catalog's own cache.
+ * The catalog's one read cache, with one expiry and one invalidation for
+ * everything it keeps:
+ * - the answered bytes of `GET /v1/services/{id}` (and its `.md`),
+ *   `GET /v1/services?…` listings and searches, and `GET /llms.txt`: the app
+ *   fills them (CatalogCaching) and only the Node server consults them,
+ *   answering a hit before the request becomes an effect fiber (GatewayNodeServer);
+ * - each live service's terms, which the catalog consults for what is not a
+ *   public read: minting a 402 and forwarding a paid call.
+ * Every CatalogChanges event, from this replica or another, drops the changed
+ * service's terms and pages, every listing and `/llms.txt`.
  */
 export class ServiceReadCache extends Context.Service<ServiceReadCache, {
   get(key: string): CachedRead | undefined
-  /** Read before answering a request whose bytes may be kept: a `put` made after an invalidation since is dropped. */
+  /** Read before reading the store for something that may be kept: a keep made after an invalidation since is dropped. */
   generation(): number
   put(key: string, read: CachedRead, readAt: number): void
-  invalidate(serviceId: string): void
+  liveTerms(serviceId: string): LiveTerms | undefined
+  keepLiveTerms(serviceId: string, terms: LiveTerms, readAt: number): void
+  /** Drops what one service's change affects, or everything when undefined. */
+  invalidate(serviceId: string | undefined): void
 }>()("@gateway/server/ServiceReadCache") {
-  static readonly layer = Layer.sync(ServiceReadCache, () => {
-    const reads = new Map<string, CachedRead & { readonly expiresAtMs: number }>()
-    // Bumped by every invalidation: an answer computed from a read taken before it must not be kept.
-    let generation = 0
-    return ServiceReadCache.of({
-      get: (key) => {
+  static readonly layer = Layer.effect(
+    ServiceReadCache,
+    Effect.gen(function*() {
+      const reads = new Map<string, CachedRead & { readonly expiresAtMs: number }>()
+      const terms = new Map<string, { readonly terms: LiveTerms; readonly expiresAtMs: number }>()
+      let bytes = 0
+      // Bumped by every invalidation: an answer computed from a read taken before it must not be kept.
+      let generation = 0
+      const drop = (key: string) => {
         const read = reads.get(key)
-        if (read === undefined) return undefined
-        if (read.expiresAtMs > Date.now()) return read
+        if (read === undefined) return
+        bytes -= read.bytes.byteLength
         reads.delete(key)
-        return undefined
-      },
-      generation: () => generation,
-      put: (key, read, readAt) => {
-        if (readAt !== generation) return
-        // Oldest first: a Map keeps insertion order.
-        if (reads.size >= CAPACITY) reads.delete(reads.keys().next().value ?? key)
-        reads.set(key, { ...read, expiresAtMs: Date.now() + READ_TTL_MS })
-      },
-      invalidate: (serviceId) => {
-        generation += 1
-        reads.delete(`/v1/services/${serviceId}`)
-        reads.delete(`/v1/services/${serviceId}.md`)
-        reads.delete(LLMS_TXT)
-        for (const key of reads.keys()) if (isListing(key)) reads.delete(key)
       }
+      const invalidate = (serviceId: string | undefined) => {
+        generation += 1
+        if (serviceId === undefined) {
+          reads.clear()
+          terms.clear()
+          bytes = 0
+          return
+        }
+        terms.delete(serviceId)
+        drop(`/v1/services/${serviceId}`)
+        drop(`/v1/services/${serviceId}.md`)
+        drop(LLMS_TXT)
+        for (const key of reads.keys()) if (isListing(key)) drop(key)
+      }
+      yield* (yield* CatalogChanges).subscribe(invalidate)
+      return ServiceReadCache.of({
+        get: (key) => {
+          const read = reads.get(key)
+          if (read === undefined) return undefined
+          if (read.expiresAtMs > Date.now()) return read
+          drop(key)
+          return undefined
+        },
+        generation: () => generation,
+        put: (key, read, readAt) => {
+          if (readAt !== generation || read.bytes.byteLength > CAPACITY_BYTES) return
+          drop(key)
+          // Oldest first: a Map keeps insertion order.
+          for (const oldest of reads.keys()) {
+            if (reads.size < CAPACITY && bytes + read.bytes.byteLength <= CAPACITY_BYTES) break
+            drop(oldest)
+          }
+          reads.set(key, { ...read, expiresAtMs: Date.now() + READ_TTL_MS })
+          bytes += read.bytes.byteLength
+        },
+        liveTerms: (serviceId) => {
+          const kept = terms.get(serviceId)
+          if (kept === undefined) return undefined
+          if (kept.expiresAtMs > Date.now()) return kept.terms
+          terms.delete(serviceId)
+          return undefined
+        },
+        keepLiveTerms: (serviceId, kept, readAt) => {
+          if (readAt !== generation) return
+          if (terms.size >= CAPACITY) terms.delete(terms.keys().next().value ?? serviceId)
+          terms.set(serviceId, { terms: kept, expiresAtMs: Date.now() + READ_TTL_MS })
+        },
+        invalidate
+      })
     })
-  })
+  ).pipe(Layer.provideMerge(CatalogChanges.layer))
 }

@@ -51,10 +51,10 @@ const answerWhileStarting = (server: Server) => (_request: IncomingMessage, resp
 }
 
 /**
- * A fresh hot catalog read (ServiceReadCache) is answered here, before the
- * request becomes an effect fiber: the bytes, media type and ETag the app
- * answered within the last second, or 304. These hits get no access-log line
- * of their own; everything else goes to the app as usual.
+ * A kept catalog read (ServiceReadCache, the one place it is consulted) is
+ * answered here, before the request becomes an effect fiber: the bytes, media
+ * type and ETag the app answered since the service last changed, or 304. These
+ * hits get no access-log line of their own; everything else goes to the app as usual.
  */
 const answerHotRead = (reads: ServiceReadCache["Service"], request: IncomingMessage, response: ServerResponse) => {
   if (request.method !== "GET" || request.url === undefined) return false
@@ -76,7 +76,7 @@ const answerHotRead = (reads: ServiceReadCache["Service"], request: IncomingMess
 
 /**
  * `node:http`'s server, answering what no handler can with the error body,
- * and fresh hot reads itself. Its timeouts are set, not left to Node's
+ * and kept catalog reads itself. Its timeouts are set, not left to Node's
  * defaults (a body could trickle in for 300 s): the whole request, body
  * included, within `requestTimeoutMs`; its headers within `headersTimeoutMs`;
  * an idle keep-alive connection closed after `keepAliveTimeoutMs`.

@@ -1,21 +1,25 @@
 import { lookup as dnsLookup } from "node:dns"
-import { type IncomingMessage, request as httpRequest } from "node:http"
-import { request as httpsRequest } from "node:https"
+import { Agent as HttpAgent } from "node:http"
+import { Agent as HttpsAgent } from "node:https"
 import { isIP, type LookupFunction } from "node:net"
-import { Effect } from "effect"
+import { NodeHttpClient } from "@effect/platform-node"
+import { Duration, Effect, Option, Stream } from "effect"
+import { Headers, HttpBody, HttpClient, HttpClientRequest, type HttpClientResponse, UrlParams } from "effect/http"
 import { hostPortOf, isAllowedHost, isForbiddenAddress, parseUpstreamUrl } from "./UpstreamPolicy.ts"
 
 /**
- * One paid call's request to the seller, made so that it cannot be turned
- * against the gateway's network or the payer:
- * - the address actually dialled is checked at connect time (`lookup`), so a
- *   name that resolved to a public address at registration and to loopback
- *   now (DNS rebinding) is refused; an IP literal is checked before dialling;
- * - redirects are never followed (node:http does not): a 3xx is the seller's
- *   answer, returned as it came but without its `Location`;
+ * One paid call's request to the seller, made on effect's HttpClient so that
+ * it cannot be turned against the gateway's network or the payer:
+ * - the address actually dialled is checked at connect time (the agents'
+ *   `lookup`), so a name that resolved to a public address at registration
+ *   and to loopback now (DNS rebinding) is refused; an IP literal is checked
+ *   before dialling;
+ * - redirects are never followed (HttpClient follows none unless asked): a
+ *   3xx is the seller's answer, returned as it came but without its `Location`;
  * - the gateway's own origin is refused even when allow-listed;
  * - the answer is read as a stream and abandoned past `maxBodyBytes`, so a
- *   seller cannot fill the gateway's memory.
+ *   seller cannot fill the gateway's memory;
+ * - the whole call, answer included, is bounded by `timeoutMs`.
  */
 export interface UpstreamCall {
   /** The seller's upstream URL with the caller's query string. */
@@ -44,6 +48,9 @@ export type UpstreamAnswer =
   | { readonly _tag: "Failed" }
 
 const FORBIDDEN_CODE = "E_UPSTREAM_FORBIDDEN_ADDRESS"
+const FORBIDDEN_ADDRESS: UpstreamAnswer = { _tag: "Forbidden", reason: "upstream_address_is_loopback_private_or_reserved" }
+const TOO_LARGE: UpstreamAnswer = { _tag: "TooLarge" }
+const FAILED: UpstreamAnswer = { _tag: "Failed" }
 
 /** dns.lookup, refusing a name any of whose addresses is forbidden (one bad answer is enough to be a rebinding attempt). */
 const guardedLookup: LookupFunction = (hostname, options, callback) => {
@@ -57,6 +64,22 @@ const guardedLookup: LookupFunction = (hostname, options, callback) => {
   })
 }
 
+/**
+ * The process's connections to sellers, kept alive between calls as Node's
+ * global agent keeps them: one pair whose every new connection dials only a
+ * checked address, and one for the hosts the operator allow-listed.
+ */
+const clientOn = (lookup: LookupFunction | undefined) =>
+  NodeHttpClient.makeNodeHttp.pipe(
+    Effect.provideService(NodeHttpClient.HttpAgent, {
+      http: new HttpAgent({ keepAlive: true, ...(lookup === undefined ? {} : { lookup }) }),
+      https: new HttpsAgent({ keepAlive: true, ...(lookup === undefined ? {} : { lookup }) })
+    }),
+    Effect.runSync
+  )
+const guardedClient = clientOn(guardedLookup)
+const allowListedClient = clientOn(undefined)
+
 /** Where the call may go, or why not, before any socket is opened. */
 const targetOf = (call: UpstreamCall, limits: ForwardLimits): URL | { readonly reason: string } => {
   const url = parseUpstreamUrl(call.url)
@@ -65,31 +88,29 @@ const targetOf = (call: UpstreamCall, limits: ForwardLimits): URL | { readonly r
   return url
 }
 
-const read = (response: IncomingMessage, maxBodyBytes: number, settle: (answer: UpstreamAnswer) => void) => {
-  const declared = Number(response.headers["content-length"] ?? "0")
-  // Settled before destroying: destroying emits the stream's own abort events.
-  if (declared > maxBodyBytes) {
-    settle({ _tag: "TooLarge" })
-    return response.destroy()
-  }
-  const chunks: Array<Buffer> = []
+/** The answer's bytes, or TooLarge as soon as they pass the cap (declared or counted). */
+const readCapped = (response: HttpClientResponse.HttpClientResponse, maxBodyBytes: number) => {
+  if (Number(response.headers["content-length"] ?? "0") > maxBodyBytes) return Effect.succeed(TOO_LARGE)
+  const chunks: Array<Uint8Array> = []
   let size = 0
-  response.on("data", (chunk: Buffer) => {
-    size += chunk.length
-    if (size > maxBodyBytes) {
-      chunks.length = 0
-      settle({ _tag: "TooLarge" })
-      return response.destroy()
-    }
+  return Stream.runForEach(response.stream, (chunk) => {
+    size += chunk.byteLength
+    if (size > maxBodyBytes) return Effect.fail(TOO_LARGE)
     chunks.push(chunk)
-  })
-  response.on("end", () => {
-    const type = response.headers["content-type"]
-    settle({ _tag: "Answered", status: response.statusCode ?? 502, contentType: type ?? null, body: new Uint8Array(Buffer.concat(chunks)) })
-  })
-  response.on("error", () => settle({ _tag: "Failed" }))
-  response.on("aborted", () => settle({ _tag: "Failed" }))
+    return Effect.void
+  }).pipe(
+    Effect.map((): UpstreamAnswer => ({
+      _tag: "Answered",
+      status: response.status,
+      contentType: response.headers["content-type"] ?? null,
+      body: new Uint8Array(Buffer.concat(chunks))
+    })),
+    Effect.catch((failure) => Effect.succeed(failure === TOO_LARGE ? TOO_LARGE : FAILED))
+  )
 }
+
+const isForbiddenDial = (cause: unknown) =>
+  typeof cause === "object" && cause !== null && "code" in cause && cause.code === FORBIDDEN_CODE
 
 /** Makes the call once; never fails (every outcome is an `UpstreamAnswer`). */
 export const callUpstream = (call: UpstreamCall, limits: ForwardLimits): Effect.Effect<UpstreamAnswer> => {
@@ -97,29 +118,37 @@ export const callUpstream = (call: UpstreamCall, limits: ForwardLimits): Effect.
   if (!(target instanceof URL)) return Effect.succeed({ _tag: "Forbidden", reason: target.reason })
   const allowed = isAllowedHost(target, limits.allowHosts)
   const literal = target.hostname.replace(/^\[|\]$/g, "")
-  if (!allowed && isIP(literal) !== 0 && isForbiddenAddress(literal)) {
-    return Effect.succeed({ _tag: "Forbidden", reason: "upstream_address_is_loopback_private_or_reserved" })
-  }
-  return Effect.callback<UpstreamAnswer>((resume) => {
-    let done = false
-    const settle = (answer: UpstreamAnswer) => {
-      if (done) return
-      done = true
-      resume(Effect.succeed(answer))
-    }
-    const request = (target.protocol === "https:" ? httpsRequest : httpRequest)(target, {
-      method: call.method,
-      headers: call.headers,
-      // An allow-listed host:port is the operator's own choice; every other name is checked on the address dialled.
-      ...(allowed ? {} : { lookup: guardedLookup }),
-      signal: AbortSignal.timeout(limits.timeoutMs)
-    }, (response) => read(response, limits.maxBodyBytes, settle))
-    request.on("error", (error: NodeJS.ErrnoException) =>
-      settle(error.code === FORBIDDEN_CODE ? { _tag: "Forbidden", reason: "upstream_address_is_loopback_private_or_reserved" } : { _tag: "Failed" })
-    )
-    request.end(call.body === undefined ? undefined : Buffer.from(call.body.buffer, call.body.byteOffset, call.body.byteLength))
-    return Effect.sync(() => request.destroy())
-  })
+  if (!allowed && isIP(literal) !== 0 && isForbiddenAddress(literal)) return Effect.succeed(FORBIDDEN_ADDRESS)
+  const request = HttpClientRequest.makeWith(
+    call.method,
+    target.href,
+    UrlParams.empty,
+    Option.none(),
+    Headers.fromInput(call.headers),
+    call.body === undefined ? HttpBody.empty : HttpBody.uint8Array(call.body)
+  )
+  // An allow-listed host:port is the operator's own choice; every other name is checked on the address dialled.
+  return (allowed ? allowListedClient : guardedClient).execute(request).pipe(
+    // Only the upstream.forward span, whose attributes hold no URL path, query or header; no trace context is sent to sellers.
+    Effect.provideService(HttpClient.TracerDisabledWhen, () => true),
+    Effect.flatMap((response) => readCapped(response, limits.maxBodyBytes)),
+    Effect.catch((error) => Effect.succeed(error.reason._tag === "TransportError" && isForbiddenDial(error.reason.cause) ? FORBIDDEN_ADDRESS : FAILED)),
+    Effect.timeoutOrElse({ duration: Duration.millis(limits.timeoutMs), orElse: () => Effect.succeed(FAILED) }),
+    Effect.tap((answer) =>
+      Effect.annotateCurrentSpan({
+        "upstream.outcome": answer._tag,
+        ...(answer._tag === "Answered" ? { "http.response.status_code": answer.status, "http.response.body.size": answer.body.byteLength } : {})
+      })
+    ),
+    Effect.withSpan("upstream.forward", {
+      attributes: {
+        "http.request.method": call.method,
+        "server.address": target.hostname,
+        "server.port": target.port === "" ? (target.protocol === "https:" ? 443 : 80) : Number(target.port),
+        "upstream.allow_listed": allowed
+      }
+    })
+  )
 }
 
 /**
