@@ -18,7 +18,8 @@ const twoPayments = Effect.gen(function*() {
   const upstream = yield* Upstream
   const client = yield* makeApiClient(yield* BaseUrl)
   const { owner, session, asOwner } = yield* fundedOwner(client)
-  const asSeller = withOwner((yield* signIn(client, new Ed25519Keypair())).authorization)
+  const sellerAuthorization = (yield* signIn(client, new Ed25519Keypair())).authorization
+  const asSeller = withOwner(sellerAuthorization)
   const payTo = SuiAddress.make(new Ed25519Keypair().toSuiAddress())
   const { service } = yield* client.sellers.register({
     payload: { name: "Answers", description: "the answer", method: "GET", path: "/answer", price: amount(40n), asset: SUI, decimals: 9, payTo, upstreamUrl: upstream.url }
@@ -31,7 +32,7 @@ const twoPayments = Effect.gen(function*() {
   assert.strictEqual(first.response.status, 200)
   assert.strictEqual(second.response.status, 200)
   const grantId = manifest.grants[0]?.grantId
-  return { client, authorization: session.authorization, asOwner, asSeller, entry, payTo, signerId, agent, agentKey, grantId, digests: [first.digest, second.digest] }
+  return { client, authorization: session.authorization, sellerAuthorization, asOwner, asSeller, entry, payTo, signerId, agent, agentKey, grantId, digests: [first.digest, second.digest] }
 })
 
 describe("payments history", () => {
@@ -83,6 +84,19 @@ describe("payments history", () => {
         // The payer's owner is not the seller, and the seller is not the signer's owner.
         yield* failsWith(client.sellers.payments({ params: { id: entry.id }, query: {} }).pipe(asOwner), "NOT_FOUND")
         yield* failsWith(client.delegatedSigners.payments({ params: { id: signerId }, query: {} }).pipe(asSeller), "NOT_FOUND")
+      }))
+
+    it.effect("a seller's payments are private: no shared cache may keep them, and nobody else gets them from one", () =>
+      Effect.gen(function*() {
+        const { sellerAuthorization, entry } = yield* twoPayments
+        const url = `${yield* BaseUrl}/v1/services/${entry.id}/payments`
+        const sold = yield* Effect.promise(() => fetch(url, { headers: { authorization: sellerAuthorization } }))
+        assert.strictEqual(sold.status, 200)
+        const cacheControl = sold.headers.get("cache-control") ?? ""
+        assert.isFalse(/public|max-age/.test(cacheControl), `cache-control: ${cacheControl}`)
+        assert.isNull(sold.headers.get("etag"))
+        const anonymous = yield* Effect.promise(() => fetch(url))
+        assert.strictEqual(anonymous.status, 401)
       }))
 
     it.effect("a cursor the server did not issue, or a limit over 100, is INVALID", () =>
