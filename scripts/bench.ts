@@ -29,6 +29,7 @@ import { CoinType } from "@gateway/domain/CoinType"
 import { SUI_COIN_TYPE } from "@gateway/domain/chain/SpendAccountModule"
 import { SuiAddress } from "@gateway/domain/SuiAddress"
 import { startBaseline } from "./bench/Baseline.ts"
+import { measurePageWeight } from "./bench/PageWeight.ts"
 import { barChart } from "./bench/Chart.ts"
 import { load, type LoadFigures, medianOf3 } from "./bench/Load.ts"
 import { rssMiB, startGateway } from "./bench/ServerProcess.ts"
@@ -137,10 +138,13 @@ const partA = Effect.gen(function*() {
   const search = yield* run(`${gateway.url}/v1/services?q=service%2042`)
   const { challenges, peerChallenges } = yield* minting
   const rssAfter = rssMiB(pid)
+  yield* step("first load of the console at / in headless Chromium")
+  const page = yield* Effect.promise(() => measurePageWeight(gateway.url))
   yield* Effect.promise(baseline.stop)
   yield* Effect.promise(gateway.stop)
   return {
     _tag: "Full" as const,
+    page,
     startupMs: median(startups),
     startups,
     restartMs: median(restarts),
@@ -300,6 +304,9 @@ const program = Effect.gen(function*() {
       })`
     ]),
     `resident memory: ${fmt(a.rssIdle, 0)} MiB idle, ${fmt(a.rssAfter, 0)} MiB after the loads`,
+    `console first load (/): ${fmt(a.page.transferredBytes / 1024, 0)} KiB transferred in ${a.page.requests} requests (goal < 400 KB), time to interactive ${
+      fmt(a.page.timeToInteractiveMs, 0)
+    } ms (goal < 1000), DOMContentLoaded ${fmt(a.page.domContentLoadedMs, 0)} ms`,
     "",
     `signer lifecycle (create → dry run, sign, execute over gRPC-web → checkpoint → finalize), concurrency 8: ${fmt(b.cyclesPerSecond, 1)} cycles/s`,
     "| stage | p50 ms | p99 ms |",
