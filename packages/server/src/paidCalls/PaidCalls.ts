@@ -2,13 +2,13 @@ import { encodePaymentResponseHeader } from "@x402/core/http"
 import { Receipt } from "mppx"
 import { Clock, Context, Duration, Effect, Layer, Option, Redacted, Schedule, Schema } from "effect"
 import { Chain } from "@gateway/chain/Chain"
-import { normalizeCoinType } from "@gateway/domain/chain/SpendAccountModule"
 import type { CatalogEntry } from "@gateway/domain/CatalogEntry"
 import { Conflict, type NotFound, Unavailable, Unverified, type VerificationError } from "@gateway/domain/Errors"
 import { paymentRequired } from "@gateway/domain/payment/PaymentRequired"
 import { mppReceipt, settleResponse } from "@gateway/domain/payment/Settlement"
 import { type ChallengeTerms, suiNetwork } from "@gateway/domain/payment/SuiDelegateOffer"
-import { policyAllows, PolicyRule } from "@gateway/domain/Policy"
+import { PolicyRule } from "@gateway/domain/Policy"
+import { decideAcceptance, type Refusal as AcceptanceRefusal } from "@gateway/domain/payment/PaymentAcceptance"
 import { verifyPayment } from "@gateway/domain/verify/PaymentVerifier"
 import { AppConfig } from "../Config.ts"
 import { GatewayKeyRepo } from "../storage/GatewayKeyRepo.ts"
@@ -38,6 +38,13 @@ export type PaidCallResult =
   | { readonly _tag: "MethodNotAllowed"; readonly allow: ReadonlyArray<string> }
 
 type Refusal = NotFound | Conflict | Unavailable | VerificationError
+
+/** The error a refused payment is answered with. */
+const REFUSALS: Record<AcceptanceRefusal, (asset: string) => { readonly message: string; readonly reason: string }> = {
+  unknown_grant: () => ({ message: "The payment came from a grant this gateway did not provision", reason: "grant: unknown to this gateway" }),
+  wrong_asset: (asset) => ({ message: "The payment was made in another asset than the challenge asks", reason: `asset: expected ${asset}` }),
+  policy: () => ({ message: "The owner's policy does not allow this call", reason: "policy: service not allowed" })
+}
 
 /** Who paid for a forward and how much, as the receipt reports it. */
 type PaidBy = { readonly payer: string; readonly amount: string }
@@ -258,36 +265,27 @@ export class PaidCalls extends Context.Service<PaidCalls, {
               refusal,
               now: at
             }))
-        // Money moved but the call is refused: the payment is recorded (so the owner can reconcile it) and the nonce is spent.
-        const refuse = (refusal: string, error: Unverified) => Effect.andThen(record(refusal), Effect.fail(error))
-
-        // A challenge binds the time the chain accepted the payment, not the time it is presented.
-        const paidAtMs = Number(tx.timestampMs)
-        if (!(paidAtMs > 0)) {
-          return yield* new Unavailable({ message: "The chain did not say when the payment was made", reason: "chain_gave_no_timestamp" })
-        }
-        if (paidAtMs > claims.expiresAtMs) {
-          yield* record("challenge_expired")
-          return yield* challenge(entry, "challenge_expired")
-        }
-        // Pause, revoke, expiry and caps were enforced by the chain when it accepted the payment;
-        // the gateway adds that the grant is one it provisioned, in the challenge's asset, and that the owner's policy allows this call.
+        // Money moved but the call is refused or late: the payment is recorded (so the owner can reconcile it) and the nonce is spent.
         const grant = yield* repo.findPayingGrant(paid.grantObjectId)
-        if (Option.isNone(grant) || grant.value.poolId !== paid.poolId) {
-          return yield* refuse("unknown_grant", new Unverified({ message: "The payment came from a grant this gateway did not provision", reason: "grant: unknown to this gateway" }))
+        const acceptance = decideAcceptance({
+          paidAtMs: Number(tx.timestampMs),
+          challengeExpiresAtMs: claims.expiresAtMs,
+          paidFromPool: paid.poolId,
+          grant: Option.getOrUndefined(Option.map(grant, (g) => ({ ...g, policyRules: decodeRules(g.policyRules) }))),
+          asked: { serviceId: asked.id, method: asked.method, path: asked.path, payTo: asked.payTo, asset: asked.asset }
+        })
+        switch (acceptance._tag) {
+          case "NoTimestamp":
+            return yield* new Unavailable({ message: "The chain did not say when the payment was made", reason: "chain_gave_no_timestamp" })
+          case "Late":
+            yield* record("challenge_expired")
+            return yield* challenge(entry, "challenge_expired")
+          case "Refused":
+            yield* record(acceptance.refusal)
+            return yield* new Unverified(REFUSALS[acceptance.refusal](asked.asset))
+          case "Accepted":
+            break
         }
-        if (normalizeCoinType(grant.value.coinType) !== normalizeCoinType(asked.asset)) {
-          return yield* refuse("wrong_asset", new Unverified({ message: "The payment was made in another asset than the challenge asks", reason: `asset: expected ${asked.asset}` }))
-        }
-        const allowed = policyAllows(decodeRules(grant.value.policyRules), {
-          serviceId: asked.id,
-          method: asked.method,
-          path: asked.path,
-          recipient: asked.payTo,
-          asset: asked.asset
-        }, normalizeCoinType)
-        if (!allowed) return yield* refuse("policy", new Unverified({ message: "The owner's policy does not allow this call", reason: "policy: service not allowed" }))
-
         if (!(yield* record(null))) return yield* inFlight()
         return yield* forward(request, target, credential, { payer: paid.delegate, amount: paid.amount.toString() })
       })
