@@ -1,6 +1,6 @@
 import { assert, layer } from "@effect/vitest"
 import { Effect, Schema } from "effect"
-import type { Browser, Page } from "playwright-core"
+import type { Page } from "playwright-core"
 import { LocalLedger } from "@gateway/chain/local/LocalLedger"
 import { makeAgent } from "@gateway/client/AgentSdk"
 import { makeApiClient, signIn, withOwner } from "@gateway/client"
@@ -12,21 +12,11 @@ import { liveService, paidCallEnv, SUI } from "../../server/test/support/Scenari
 import { TestLedger } from "../../server/test/support/TestLedger.ts"
 import { BaseUrl } from "../../server/test/support/TestServer.ts"
 import { Upstream } from "../../server/test/support/Upstream.ts"
-import { connectAndSignIn, ensureConsoleBuilt, freshOutput, launchChromium, step, testKey, walletLog, walletPage } from "./support/Browser.ts"
+import { browserOf, connectAndSignIn, freshOutput, run, step, testKey, walletLog, walletPage } from "./support/Browser.ts"
 
 /** A second coin with no metadata on chain, so its amounts are typed in atomic units. */
 const TEST_COIN = `0x${randomBytes(32).toString("hex")}::test_coin::TEST`
 const Env = paidCallEnv({ supportedAssets: [SUI, TEST_COIN] })
-
-const browserOf = Effect.acquireRelease(
-  Effect.promise(async () => {
-    await ensureConsoleBuilt()
-    return launchChromium()
-  }),
-  (browser: Browser) => Effect.promise(() => browser.close())
-)
-
-const run = <A>(action: () => Promise<A>) => Effect.promise(action)
 
 /** A spend account's row, by the coin's name (the row holds the chain's normalized coin type). */
 const accountRow = (page: Page, coin: string) => page.locator("#spend-accounts tbody tr").filter({ has: page.getByRole("cell", { name: coin, exact: true }) })

@@ -1,6 +1,5 @@
 import { assert, layer } from "@effect/vitest"
 import { Effect } from "effect"
-import type { Browser } from "playwright-core"
 import { makeAgent } from "@gateway/client/AgentSdk"
 import { makeApiClient } from "@gateway/client"
 import { ServiceId } from "@gateway/domain/Ids"
@@ -8,19 +7,9 @@ import { fundedOwner, grantedAgent, paidCallEnv } from "../../server/test/suppor
 import { TestLedger } from "../../server/test/support/TestLedger.ts"
 import { BaseUrl } from "../../server/test/support/TestServer.ts"
 import { Upstream } from "../../server/test/support/Upstream.ts"
-import { connectAndSignIn, ensureConsoleBuilt, freshOutput, launchChromium, step, testKey, walletPage } from "./support/Browser.ts"
+import { browserOf, connectAndSignIn, freshOutput, run, step, testKey, walletPage } from "./support/Browser.ts"
 
 const Env = paidCallEnv()
-
-const browserOf = Effect.acquireRelease(
-  Effect.promise(async () => {
-    await ensureConsoleBuilt()
-    return launchChromium()
-  }),
-  (browser: Browser) => Effect.promise(() => browser.close())
-)
-
-const run = <A>(action: () => Promise<A>) => Effect.promise(action)
 
 layer(Env, { timeout: 240_000, excludeTestServices: true })("the seller's console in Chromium", (it) => {
   it.effect("register a service, activate it, edit it, activate the edit, and see its revisions and paid calls", () =>

@@ -1,27 +1,16 @@
 import { assert, layer } from "@effect/vitest"
 import { Effect } from "effect"
-import type { Browser } from "playwright-core"
 import { LocalLedger } from "@gateway/chain/local/LocalLedger"
 import { Ed25519Keypair } from "@mysten/sui/keypairs/ed25519"
 import { randomBytes } from "node:crypto"
 import { paidCallEnv, SUI } from "../../server/test/support/Scenario.ts"
 import { TestLedger } from "../../server/test/support/TestLedger.ts"
 import { BaseUrl } from "../../server/test/support/TestServer.ts"
-import { connectAndSignIn, ensureConsoleBuilt, freshOutput, launchChromium, step, testKey, walletLog, walletPage } from "./support/Browser.ts"
+import { browserOf, connectAndSignIn, freshOutput, run, step, testKey, walletLog, walletPage } from "./support/Browser.ts"
 
 /** The owner holds only this coin, and no SUI at all. */
 const TEST_COIN = `0x${randomBytes(32).toString("hex")}::test_coin::TEST`
 const Env = paidCallEnv({ supportedAssets: [SUI, TEST_COIN] })
-
-const browserOf = Effect.acquireRelease(
-  Effect.promise(async () => {
-    await ensureConsoleBuilt()
-    return launchChromium()
-  }),
-  (browser: Browser) => Effect.promise(() => browser.close())
-)
-
-const run = <A>(action: () => Promise<A>) => Effect.promise(action)
 
 layer(Env, { timeout: 240_000, excludeTestServices: true })("the owner's console with gas sponsored", (it) => {
   it.effect("an owner with no SUI funds a spend account, creates a signer and pauses it, the platform paying every gas", () =>

@@ -6,7 +6,8 @@ import { toBase64 } from "@mysten/sui/utils"
 import { build } from "esbuild"
 import type { Browser, Page } from "playwright-core"
 import { buildConsole } from "../../build.ts"
-export { launchChromium } from "../../Chromium.ts"
+import { launchChromium } from "../../Chromium.ts"
+import { Effect } from "effect"
 import { CONSOLE_DIST } from "../../../server/src/console/ConsoleRoutes.ts"
 
 const packageRoot = join(import.meta.dirname, "../..")
@@ -89,3 +90,15 @@ export const step = async (page: Page, story: string, name: string, action: () =
     throw new Error(`step ${name} failed; the page says: ${notices}`, { cause })
   }
 }
+
+/** Debian's Chromium with the console built, for one test's scope. */
+export const browserOf = Effect.acquireRelease(
+  Effect.promise(async () => {
+    await ensureConsoleBuilt()
+    return launchChromium()
+  }),
+  (browser: Browser) => Effect.promise(() => browser.close())
+)
+
+/** A page action as an effect. */
+export const run = <A>(action: () => Promise<A>) => Effect.promise(action)

@@ -1,9 +1,8 @@
 import { Schema } from "effect"
 import { PositiveAtomicAmount } from "../Amount.ts"
-import { HttpMethodName } from "../CatalogEntry.ts"
 import { CoinType } from "../CoinType.ts"
 import { SuiAddress } from "../SuiAddress.ts"
-import { ASSET_TRANSFER_METHOD, ChallengeNonce, PackageId, type SuiDelegateOffer, SuiNetwork } from "./SuiDelegateOffer.ts"
+import { ASSET_TRANSFER_METHOD, challengeTermFields, type SuiDelegateOffer, SuiNetwork } from "./SuiDelegateOffer.ts"
 
 /**
  * The `request` of our MPP challenge (`method="sui"`, `intent="charge"`):
@@ -14,14 +13,7 @@ import { ASSET_TRANSFER_METHOD, ChallengeNonce, PackageId, type SuiDelegateOffer
 export const SuiMethodDetails = Schema.Struct({
   network: SuiNetwork,
   rail: Schema.Literal("delegate"),
-  assetTransferMethod: Schema.Literal(ASSET_TRANSFER_METHOD),
-  nonce: ChallengeNonce,
-  serviceId: Schema.String,
-  method: HttpMethodName,
-  path: Schema.String,
-  resourceUrl: Schema.String,
-  packageId: PackageId,
-  publishedAt: PackageId
+  ...challengeTermFields
 })
 
 export const SuiChargeRequest = Schema.Struct({

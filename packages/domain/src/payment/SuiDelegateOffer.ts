@@ -35,9 +35,8 @@ export const PackageId = Schema.String.pipe(
 export const SuiNetwork = Schema.TemplateLiteral(["sui:", Schema.String])
 export type SuiNetwork = typeof SuiNetwork.Type
 
-/** The challenge's terms, beside the amount, asset and recipient every x402 offer has. */
-export const SuiDelegateExtra = Schema.Struct({
-  paymentFlow: Schema.Literal("upfront"),
+/** The terms of one challenge that both dialects carry: the x402 offer's `extra`, MPP's `methodDetails`. */
+export const challengeTermFields = {
   assetTransferMethod: Schema.Literal(ASSET_TRANSFER_METHOD),
   /** Single use; the `memo` of the `pay` call, as UTF-8 bytes. */
   nonce: ChallengeNonce,
@@ -51,7 +50,13 @@ export const SuiDelegateExtra = Schema.Struct({
   /** The package's original id: its types and events are named under it. */
   packageId: PackageId,
   /** The id `pay` is called at: the package version in use. */
-  publishedAt: PackageId,
+  publishedAt: PackageId
+}
+
+/** The challenge's terms, beside the amount, asset and recipient every x402 offer has. */
+export const SuiDelegateExtra = Schema.Struct({
+  paymentFlow: Schema.Literal("upfront"),
+  ...challengeTermFields,
   /** ISO 8601; a payment the chain accepted later than this does not pay the challenge. */
   expiresAt: Schema.String
 })

@@ -1,19 +1,15 @@
 import { Ed25519Keypair } from "@mysten/sui/keypairs/ed25519"
 import { assert, describe, layer } from "@effect/vitest"
-import { Context, Effect, Layer, Option, References } from "effect"
-import { HttpServer } from "effect/http"
+import { Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import { FetchLayer, type GatewayClient, makeApiClient, signIn, withOwner } from "@gateway/client"
 import type { RegisterService } from "@gateway/domain/CatalogEntry"
 import { SuiAddress } from "@gateway/domain/SuiAddress"
-import { LedgerJournal } from "@gateway/chain/local/LedgerJournal"
-import { LocalLedger } from "@gateway/chain/local/LocalLedger"
-import { AppConfig, type AppConfigShape } from "../../src/Config.ts"
 import { READ_TTL_MS } from "../../src/catalog/ServiceReadCache.ts"
-import { layerServer, layerStore } from "../../src/Server.ts"
 import { challengeOf } from "../support/PayByHand.ts"
 import { amount, SUI } from "../support/Scenario.ts"
-import { BaseUrl, layerTestServer, testConfig, TestStore } from "../support/TestServer.ts"
+import { layerReplicas, ReplicaA, ReplicaB } from "../support/Replicas.ts"
+import { BaseUrl, layerTestServer, testConfig } from "../support/TestServer.ts"
 
 const terms = (name: string, price: bigint): RegisterService => ({
   name,
@@ -83,30 +79,8 @@ describe("the catalog's read cache on one replica", () => {
   })
 })
 
-class ReplicaA extends Context.Service<ReplicaA, string>()("test/ReplicaA") {}
-class ReplicaB extends Context.Service<ReplicaB, string>()("test/ReplicaB") {}
-
-const replica = <I>(tag: Context.Key<I, string>, config: AppConfigShape) =>
-  Layer.effect(tag, HttpServer.HttpServer.useSync((server) => HttpServer.formatAddress(server.address))).pipe(
-    Layer.provide(Layer.fresh(layerServer).pipe(Layer.provide(AppConfig.layer(config))))
-  )
-
 /** Two gateway replicas on one PostgreSQL and one chain, as two processes behind a load balancer would be. */
-const Replicas = Layer.unwrap(
-  Effect.gen(function*() {
-    const config = testConfig
-    const replicaB = Layer.unwrap(ReplicaA.useSync((a) => replica(ReplicaB, { ...config, publicUrl: Option.some(a) })))
-    return replicaB.pipe(
-      Layer.provideMerge(replica(ReplicaA, config)),
-      Layer.provideMerge(LocalLedger.layer(AppConfig.ledgerConfig(config))),
-      Layer.provide(LedgerJournal.layerMemory),
-      Layer.provideMerge(layerStore(TestStore)),
-      Layer.provide(AppConfig.layer(config)),
-      Layer.provide(Layer.succeed(References.MinimumLogLevel, "Error")),
-      Layer.orDie
-    )
-  })
-)
+const Replicas = layerReplicas(testConfig).pipe(Layer.orDie)
 
 /** Reads on `origin` until they show `name`, for at most `withinMs`; what they showed last. */
 const readsUntil = (origin: string, id: string, q: string, name: string, withinMs: number) =>

@@ -1,47 +1,26 @@
 import { Ed25519Keypair } from "@mysten/sui/keypairs/ed25519"
 import { assert, describe, layer } from "@effect/vitest"
-import { Context, Effect, Layer, Option, References } from "effect"
-import { HttpServer } from "effect/http"
+import { Effect, Layer } from "effect"
 import { FetchLayer, makeApiClient, signIn, withOwner } from "@gateway/client"
 import { isApiError } from "@gateway/domain/Errors"
 import { SuiAddress } from "@gateway/domain/SuiAddress"
-import { LedgerJournal } from "@gateway/chain/local/LedgerJournal"
 import { LocalLedger } from "@gateway/chain/local/LocalLedger"
 import { makeAgent } from "@gateway/client/AgentSdk"
-import { AppConfig, type AppConfigShape } from "../../src/Config.ts"
-import { layerServer, layerStore } from "../../src/Server.ts"
 import { failsWith } from "../support/Assertions.ts"
 import { amount, createRequest, fundedOwner, grantedAgent, liveService, SUI } from "../support/Scenario.ts"
 import { TestLedger } from "../support/TestLedger.ts"
 import { Upstream } from "../support/Upstream.ts"
-import { BaseUrl, testConfig, TestStore } from "../support/TestServer.ts"
-
-/**
- * Two gateway replicas on one store and one chain, as two processes behind a load balancer would be:
- * they share one public URL (replica A's address), so a payment proven for it is proven at either.
- */
-class ReplicaA extends Context.Service<ReplicaA, string>()("test/ReplicaA") {}
-class ReplicaB extends Context.Service<ReplicaB, string>()("test/ReplicaB") {}
-
-const replica = <I>(tag: Context.Key<I, string>, config: AppConfigShape) =>
-  Layer.effect(tag, HttpServer.HttpServer.useSync((server) => HttpServer.formatAddress(server.address))).pipe(
-    Layer.provide(Layer.fresh(layerServer).pipe(Layer.provide(AppConfig.layer(config))))
-  )
+import { layerReplicas, ReplicaA, ReplicaB } from "../support/Replicas.ts"
+import { BaseUrl, testConfig } from "../support/TestServer.ts"
 
 /** The test's wallet reaches the chain through replica A's `/sui`; the recording upstream is allow-listed beside the test defaults. */
 const Replicas = Layer.unwrap(
   Effect.gen(function*() {
     const upstream = yield* Upstream
     const config = { ...testConfig, upstreamAllowHosts: [...testConfig.upstreamAllowHosts, new URL(upstream.url).host] }
-    const replicaB = Layer.unwrap(ReplicaA.useSync((a) => replica(ReplicaB, { ...config, publicUrl: Option.some(a) })))
     return TestLedger.layer.pipe(
       Layer.provide(Layer.effect(BaseUrl, ReplicaA.useSync((a) => a))),
-      Layer.provideMerge(replicaB.pipe(Layer.provideMerge(replica(ReplicaA, config)))),
-      Layer.provideMerge(LocalLedger.layer(AppConfig.ledgerConfig(config))),
-      Layer.provide(LedgerJournal.layerMemory),
-      Layer.provideMerge(layerStore(TestStore)),
-      Layer.provide(AppConfig.layer(config)),
-      Layer.provide(Layer.succeed(References.MinimumLogLevel, "Error")),
+      Layer.provideMerge(layerReplicas(config)),
       Layer.orDie
     )
   })
