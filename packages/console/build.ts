@@ -29,6 +29,8 @@ export const buildConsole = async (options: { readonly replace: boolean } = { re
     format: "esm",
     target: ["chrome111", "firefox114", "safari16.4"],
     platform: "browser",
+    // The workspace packages as TypeScript source, as the rest of the repository runs them.
+    conditions: ["@gateway/source"],
     legalComments: "none",
     metafile: true,
     logLevel: "warning"

@@ -1,0 +1,106 @@
+import { readFile } from "node:fs/promises"
+import type { ClientWithCoreApi } from "@mysten/sui/client"
+import { decodeSuiPrivateKey, type Signer } from "@mysten/sui/cryptography"
+import { SuiGrpcClient } from "@mysten/sui/grpc"
+import { Ed25519Keypair } from "@mysten/sui/keypairs/ed25519"
+import { Secp256k1Keypair } from "@mysten/sui/keypairs/secp256k1"
+import { Secp256r1Keypair } from "@mysten/sui/keypairs/secp256r1"
+import { Effect, Schema } from "effect"
+import { ConnectionManifest } from "@gateway/domain/ConnectionManifest"
+
+/** The server cannot start: `reason` names the setting at fault and never quotes a key. */
+export class AgentSetupError extends Schema.TaggedError<AgentSetupError>()("AgentSetupError", { reason: Schema.String }) {}
+
+/** What the agent pays with: its manifest, its key (kept in this process) and its chain client. */
+export interface AgentEnvironment {
+  readonly manifest: ConnectionManifest
+  readonly signer: Signer
+  readonly client: ClientWithCoreApi
+}
+
+const setupError = (reason: string) => new AgentSetupError({ reason })
+
+const keypairOf = (exported: string) =>
+  Effect.try({
+    try: () => {
+      const { scheme, secretKey } = decodeSuiPrivateKey(exported)
+      switch (scheme) {
+        case "ED25519":
+          return Ed25519Keypair.fromSecretKey(secretKey)
+        case "Secp256k1":
+          return Secp256k1Keypair.fromSecretKey(secretKey)
+        case "Secp256r1":
+          return Secp256r1Keypair.fromSecretKey(secretKey)
+        default:
+          throw new Error("unsupported scheme")
+      }
+    },
+    // Only that it is not a key: the value itself is never echoed.
+    catch: () => setupError("the agent key is not a Sui private key export (suiprivkey1…) of an Ed25519, Secp256k1 or Secp256r1 key")
+  })
+
+const agentKey = (env: Record<string, string | undefined>) =>
+  Effect.gen(function*() {
+    const inline = env["AGENT_KEY"]
+    if (inline !== undefined && inline !== "") return yield* keypairOf(inline.trim())
+    const file = env["AGENT_KEY_FILE"]
+    if (file === undefined || file === "") return yield* Effect.fail(setupError("set AGENT_KEY or AGENT_KEY_FILE to the agent's key"))
+    const text = yield* Effect.tryPromise({
+      try: () => readFile(file, "utf8"),
+      catch: () => setupError(`AGENT_KEY_FILE ${file} cannot be read`)
+    })
+    return yield* keypairOf(text.trim())
+  })
+
+const manifestText = (source: string) =>
+  /^https?:\/\//.test(source)
+    ? Effect.tryPromise({
+      try: async () => {
+        const response = await fetch(source, { headers: { accept: "application/json" } })
+        if (!response.ok) throw new Error(String(response.status))
+        return response.text()
+      },
+      catch: (e) => setupError(`GATEWAY_MANIFEST ${source} cannot be fetched: ${e instanceof Error ? e.message : String(e)}`)
+    })
+    : Effect.tryPromise({
+      try: () => readFile(source, "utf8"),
+      catch: () => setupError(`GATEWAY_MANIFEST ${source} cannot be read`)
+    })
+
+const decodeManifest = Schema.decodeUnknownEffect(Schema.fromJsonString(ConnectionManifest))
+
+const connectionManifest = (env: Record<string, string | undefined>) =>
+  Effect.gen(function*() {
+    const source = env["GATEWAY_MANIFEST"]
+    if (source === undefined || source === "") {
+      return yield* Effect.fail(setupError("set GATEWAY_MANIFEST to the connection manifest's file path or URL"))
+    }
+    const text = yield* manifestText(source)
+    return yield* decodeManifest(text).pipe(Effect.mapError((e) => setupError(`GATEWAY_MANIFEST is not a connection manifest: ${e.message}`)))
+  })
+
+/** The manifest names its network `sui:<network>`; the gRPC client takes the bare name. */
+const networkName = (manifest: ConnectionManifest) => manifest.network.replace(/^sui:/, "")
+
+/**
+ * SUI_GRPC_URL, or on localnet the gateway's own ledger at `<apiBaseUrl>/sui`:
+ * a gateway in local mode serves its LocalLedger there, and no public localnet exists.
+ */
+const grpcUrl = (env: Record<string, string | undefined>, manifest: ConnectionManifest) => {
+  const configured = env["SUI_GRPC_URL"]
+  if (configured !== undefined && configured !== "") return Effect.succeed(configured)
+  if (networkName(manifest) === "localnet") return Effect.succeed(`${manifest.apiBaseUrl}/sui`)
+  return Effect.fail(setupError(`set SUI_GRPC_URL to a Sui gRPC endpoint of ${manifest.network}`))
+}
+
+/** Reads the agent's settings from the environment: AGENT_KEY or AGENT_KEY_FILE, GATEWAY_MANIFEST, SUI_GRPC_URL. */
+export const loadAgentEnvironment = (env: Record<string, string | undefined>): Effect.Effect<AgentEnvironment, AgentSetupError> =>
+  Effect.gen(function*() {
+    const signer = yield* agentKey(env)
+    const manifest = yield* connectionManifest(env)
+    if (signer.toSuiAddress() !== manifest.delegate) {
+      return yield* Effect.fail(setupError(`the agent key's address is not the manifest's delegate ${manifest.delegate}`))
+    }
+    const baseUrl = yield* grpcUrl(env, manifest)
+    return { manifest, signer, client: new SuiGrpcClient({ network: networkName(manifest), baseUrl }) }
+  })

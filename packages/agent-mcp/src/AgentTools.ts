@@ -1,0 +1,126 @@
+import { decodePaymentRequiredHeader } from "@x402/core/http"
+import { Effect, Schema } from "effect"
+import { makeAgent } from "@gateway/client/AgentSdk"
+import { CatalogEntry, CatalogList } from "@gateway/domain/CatalogEntry"
+import { Structs } from "@gateway/domain/chain/SpendAccountModule"
+import type { AgentEnvironment } from "./AgentEnvironment.ts"
+
+/** A tool call that did not succeed; `message` is what the MCP client reads. */
+export class ToolFailed extends Schema.TaggedError<ToolFailed>()("ToolFailed", { message: Schema.String }) {}
+
+export const SearchInput = Schema.Struct({
+  query: Schema.optionalKey(Schema.String.annotate({ description: "Words to find in services' names and descriptions; omit to list the newest." })),
+  limit: Schema.optionalKey(Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: 100 })).annotate({ description: "How many services, at most." }))
+})
+
+export const TermsInput = Schema.Struct({
+  serviceId: Schema.String.annotate({ description: "A service id from search_services." })
+})
+
+export const PayAndCallInput = Schema.Struct({
+  url: Schema.String.annotate({ description: "The service's resourceUrl, with any query string." }),
+  method: Schema.optionalKey(Schema.String.annotate({ description: "The HTTP method; the service's method, GET unless it says otherwise." })),
+  body: Schema.optionalKey(Schema.String.annotate({ description: "The request body, sent as is." })),
+  contentType: Schema.optionalKey(Schema.String.annotate({ description: "The request body's content type." }))
+})
+
+export const GrantBudgetInput = Schema.Struct({})
+
+const failed = (message: string) => new ToolFailed({ message })
+
+const getJson = <S extends Schema.Constraint>(url: string, schema: S) =>
+  Effect.gen(function*() {
+    const response = yield* Effect.tryPromise({
+      try: () => fetch(url, { headers: { accept: "application/json" } }),
+      catch: (e) => failed(`the gateway cannot be reached: ${String(e)}`)
+    })
+    const text = yield* Effect.promise(() => response.text())
+    if (!response.ok) return yield* Effect.fail(failed(`the gateway answered ${response.status}: ${text}`))
+    return yield* Schema.decodeUnknownEffect(Schema.fromJsonString(schema))(text).pipe(
+      Effect.mapError((e) => failed(`the gateway's answer is not understood: ${e.message}`))
+    )
+  })
+
+/**
+ * The four tools of the agent's MCP server. One agent serves every call, so a
+ * challenge is never paid twice and a paid call that did not get its answer is
+ * presented again rather than paid again.
+ */
+export const makeAgentTools = (environment: AgentEnvironment) => {
+  const { manifest, client } = environment
+  const agent = makeAgent(environment)
+
+  const searchServices = (input: typeof SearchInput.Type) => {
+    const params = new URLSearchParams()
+    if (input.query !== undefined) params.set("q", input.query)
+    if (input.limit !== undefined) params.set("limit", String(input.limit))
+    return getJson(`${manifest.apiBaseUrl}/v1/services?${params}`, CatalogList)
+  }
+
+  /** The service's catalog terms, and the 402 its resource answers an unpaid call with. */
+  const serviceTerms = (input: typeof TermsInput.Type) =>
+    Effect.gen(function*() {
+      const service = yield* getJson(`${manifest.apiBaseUrl}/v1/services/${encodeURIComponent(input.serviceId)}`, CatalogEntry)
+      const challenge = yield* Effect.tryPromise({
+        try: () => fetch(service.resourceUrl, { method: service.method }),
+        catch: (e) => failed(`the service cannot be reached: ${String(e)}`)
+      })
+      const header = challenge.headers.get("payment-required")
+      const paymentRequired = header === null ? null : yield* Effect.try({
+        try: () => decodePaymentRequiredHeader(header),
+        catch: () => failed("the service's PAYMENT-REQUIRED header is not understood")
+      })
+      return { service, challengeStatus: challenge.status, paymentRequired }
+    })
+
+  const payAndCall = (input: typeof PayAndCallInput.Type) =>
+    Effect.gen(function*() {
+      const paid = yield* agent.fetchPaid(input.url, {
+        method: input.method ?? "GET",
+        ...(input.body === undefined ? {} : { body: input.body }),
+        ...(input.contentType === undefined ? {} : { headers: { "content-type": input.contentType } })
+      }).pipe(
+        Effect.catchTags({
+          PaymentRefused: (e) => Effect.fail(failed(`not paid: ${e.reason}${e.digest === undefined ? "" : ` (transaction ${e.digest})`}`)),
+          // The payment stands: calling again with the same request presents it rather than paying twice.
+          DeliveryFailed: (e) => Effect.fail(failed(`paid in ${e.digest} but the answer did not arrive (${e.reason}); call again with the same request`)),
+          GatewayUnreachable: (e) => Effect.fail(failed(`the gateway cannot be reached: ${e.reason}`)),
+          LedgerUnreachable: (e) => Effect.fail(failed(`the chain cannot be reached to pay: ${e.reason}`))
+        })
+      )
+      const body = yield* Effect.promise(() => paid.response.text())
+      return {
+        status: paid.response.status,
+        contentType: paid.response.headers.get("content-type"),
+        body,
+        digest: paid.digest ?? null
+      }
+    })
+
+  /** Each grant of the manifest as the chain holds it now: its cap, what was spent and what remains. */
+  const grantBudget = () =>
+    Effect.forEach(manifest.grants, (grant) =>
+      Effect.tryPromise({
+        try: async () => {
+          const { object } = await client.core.getObject({ objectId: grant.grantObjectId, include: { content: true } })
+          const onChain = Structs.Grant.parse(object.content)
+          const sessionCap = BigInt(onChain.session_cap)
+          const spent = BigInt(onChain.spent)
+          return {
+            grantId: grant.grantId,
+            grantObjectId: grant.grantObjectId,
+            coinType: grant.coinType,
+            sessionCap: sessionCap.toString(),
+            spent: spent.toString(),
+            remaining: (sessionCap > spent ? sessionCap - spent : 0n).toString(),
+            maxPerPayment: BigInt(onChain.max_per_payment).toString(),
+            expiryMs: BigInt(onChain.expiry_ms).toString(),
+            paused: onChain.paused,
+            revoked: onChain.revoked
+          }
+        },
+        catch: (e) => failed(`grant ${grant.grantObjectId} cannot be read from the chain: ${String(e)}`)
+      })).pipe(Effect.map((grants) => ({ grants })))
+
+  return { searchServices, serviceTerms, payAndCall, grantBudget }
+}
