@@ -1,11 +1,9 @@
 import { readFile } from "node:fs/promises"
 import type { ClientWithCoreApi } from "@mysten/sui/client"
-import { decodeSuiPrivateKey, type Signer } from "@mysten/sui/cryptography"
+import type { Signer } from "@mysten/sui/cryptography"
 import { SuiGrpcClient } from "@mysten/sui/grpc"
-import { Ed25519Keypair } from "@mysten/sui/keypairs/ed25519"
-import { Secp256k1Keypair } from "@mysten/sui/keypairs/secp256k1"
-import { Secp256r1Keypair } from "@mysten/sui/keypairs/secp256r1"
 import { Effect, Schema } from "effect"
+import { keypairFromExport } from "@gateway/domain/chain/KeypairExport"
 import { ConnectionManifest } from "@gateway/domain/ConnectionManifest"
 
 /** The server cannot start: `reason` names the setting at fault and never quotes a key. */
@@ -20,24 +18,11 @@ export interface AgentEnvironment {
 
 const setupError = (reason: string) => new AgentSetupError({ reason })
 
+// Only that it is not a key: the value itself is never echoed.
 const keypairOf = (exported: string) =>
-  Effect.try({
-    try: () => {
-      const { scheme, secretKey } = decodeSuiPrivateKey(exported)
-      switch (scheme) {
-        case "ED25519":
-          return Ed25519Keypair.fromSecretKey(secretKey)
-        case "Secp256k1":
-          return Secp256k1Keypair.fromSecretKey(secretKey)
-        case "Secp256r1":
-          return Secp256r1Keypair.fromSecretKey(secretKey)
-        default:
-          throw new Error("unsupported scheme")
-      }
-    },
-    // Only that it is not a key: the value itself is never echoed.
-    catch: () => setupError("the agent key is not a Sui private key export (suiprivkey1…) of an Ed25519, Secp256k1 or Secp256r1 key")
-  })
+  Effect.fromNullishOr(keypairFromExport(exported)).pipe(
+    Effect.mapError(() => setupError("the agent key is not a Sui private key export (suiprivkey1…) of an Ed25519, Secp256k1 or Secp256r1 key"))
+  )
 
 const agentKey = (env: Record<string, string | undefined>) =>
   Effect.gen(function*() {
