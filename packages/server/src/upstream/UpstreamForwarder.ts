@@ -103,7 +103,8 @@ const readCapped = (response: HttpClientResponse.HttpClientResponse, maxBodyByte
       _tag: "Answered",
       status: response.status,
       contentType: response.headers["content-type"] ?? null,
-      body: new Uint8Array(Buffer.concat(chunks))
+      // A Buffer is a Uint8Array: one copy of the answer, not two.
+      body: Buffer.concat(chunks, size)
     })),
     Effect.catch((failure) => Effect.succeed(failure === TOO_LARGE ? TOO_LARGE : FAILED))
   )
