@@ -100,7 +100,7 @@ export const checkConsistency = (input: ConsistencyInput) =>
 
     // Signers: stored once each; an unacknowledged row only from a create whose answer was lost.
     const owners = lanes.map((l) => l.owner)
-    const signerRows = owners.length === 0 ? [] : yield* sql<{ id: string; owner_address: string; idempotency_key: string }>`
+    const signerRows = owners.length === 0 ? [] : yield* sql<{ id: string; ownerAddress: string; idempotencyKey: string }>`
       SELECT id, owner_address, idempotency_key FROM delegated_signers WHERE owner_address IN ${sql.in(owners)}`
     const rowsById = groupBy(signerRows, (r) => r.id)
     let unacknowledgedCommitted = 0
@@ -110,19 +110,19 @@ export const checkConsistency = (input: ConsistencyInput) =>
         const rows = rowsById.get(signer.id) ?? []
         if (rows.length !== 1) report(signer.id, `acknowledged create stored ${rows.length} times`)
         for (const row of rows) {
-          if (row.owner_address !== lane.owner || row.idempotency_key !== signer.idempotencyKey) {
-            report(signer.id, `stored for ${row.owner_address} with key ${row.idempotency_key}, created by ${lane.owner} with ${signer.idempotencyKey}`)
+          if (row.ownerAddress !== lane.owner || row.idempotencyKey !== signer.idempotencyKey) {
+            report(signer.id, `stored for ${row.ownerAddress} with key ${row.idempotencyKey}, created by ${lane.owner} with ${signer.idempotencyKey}`)
           }
         }
       }
-      const laneRows = signerRows.filter((r) => r.owner_address === lane.owner)
-      for (const [key, rows] of groupBy(laneRows, (r) => r.idempotency_key)) {
+      const laneRows = signerRows.filter((r) => r.ownerAddress === lane.owner)
+      for (const [key, rows] of groupBy(laneRows, (r) => r.idempotencyKey)) {
         if (rows.length > 1) report(lane.owner, `idempotency key ${key} stored ${rows.length} times`)
       }
       for (const row of laneRows) {
         if (acknowledged.has(row.id)) continue
-        if (lane.unacknowledgedKeys.includes(row.idempotency_key)) unacknowledgedCommitted += 1
-        else report(row.id, `stored with key ${row.idempotency_key}, which no create of the run used`)
+        if (lane.unacknowledgedKeys.includes(row.idempotencyKey)) unacknowledgedCommitted += 1
+        else report(row.id, `stored with key ${row.idempotencyKey}, which no create of the run used`)
       }
     }
 
@@ -136,7 +136,7 @@ export const checkConsistency = (input: ConsistencyInput) =>
         report(lane.owner, `could not list its signers: ${String(listed.failure)}`)
         continue
       }
-      const stored = new Set(signerRows.filter((r) => r.owner_address === lane.owner).map((r) => r.id))
+      const stored = new Set(signerRows.filter((r) => r.ownerAddress === lane.owner).map((r) => r.id))
       for (const view of listed.success) {
         views.set(view.id, view)
         if (!stored.delete(view.id)) report(view.id, "listed by the API, not in the store")
@@ -187,21 +187,21 @@ export const checkConsistency = (input: ConsistencyInput) =>
     // Lifecycle changes: each acknowledged finalize recorded once; no record the run was not told of.
     const signerOfGrant = new Map<string, RunSigner>(lanes.flatMap((l) => l.signers.map((s) => [s.grantId, s] as const)))
     const grantIds = [...signerOfGrant.keys()]
-    const transitionRows = grantIds.length === 0 ? [] : yield* sql<{ digest: string; grant_id: string; action: string }>`
+    const transitionRows = grantIds.length === 0 ? [] : yield* sql<{ digest: string; grantId: string; action: string }>`
       SELECT digest, grant_id, action FROM grant_transitions WHERE grant_id IN ${sql.in(grantIds)}`
     const transitionsByDigest = groupBy(transitionRows, (r) => r.digest)
     const acknowledgedTransitions = lanes.flatMap((l) => l.transitions)
     for (const t of acknowledgedTransitions) {
       const rows = transitionsByDigest.get(t.digest) ?? []
-      if (rows.length !== 1 || rows.some((r) => r.grant_id !== t.grantId || r.action !== t.action)) {
-        report(t.digest, `acknowledged ${t.action} of ${t.grantId}, stored as [${rows.map((r) => `${r.action} ${r.grant_id}`).join(", ")}]`)
+      if (rows.length !== 1 || rows.some((r) => r.grantId !== t.grantId || r.action !== t.action)) {
+        report(t.digest, `acknowledged ${t.action} of ${t.grantId}, stored as [${rows.map((r) => `${r.action} ${r.grantId}`).join(", ")}]`)
       }
     }
     const acknowledgedDigests = new Set(acknowledgedTransitions.map((t) => t.digest))
     for (const row of transitionRows) {
       if (!acknowledgedDigests.has(row.digest)) {
         // A finalize whose answer was lost after its write.
-        report(row.digest, `${row.action} of ${row.grant_id} stored, never acknowledged`, { signer: signerOfGrant.get(row.grant_id), flow: flowOf[row.action] })
+        report(row.digest, `${row.action} of ${row.grantId} stored, never acknowledged`, { signer: signerOfGrant.get(row.grantId), flow: flowOf[row.action] })
       }
     }
 
@@ -218,9 +218,9 @@ export const checkConsistency = (input: ConsistencyInput) =>
           return { digest, grant: address(made.grant_id), recipient: address(made.recipient), amount: BigInt(made.amount) }
         })))).flat()
     const eventsByDigest = groupBy(events, (e) => e.digest)
-    const paymentRows = (yield* sql<{ digest: string; grant_object_id: string; amount: string; status: string; upstream_status: number | null }>`
+    const paymentRows = (yield* sql<{ digest: string; grantObjectId: string; amount: string; status: string; upstreamStatus: number | null }>`
       SELECT digest, grant_object_id, amount, status, upstream_status FROM payments WHERE service_id = ${service.id}`)
-      .map((r) => ({ ...r, grant: address(r.grant_object_id), amount: BigInt(r.amount) }))
+      .map((r) => ({ ...r, grant: address(r.grantObjectId), amount: BigInt(r.amount) }))
     const rowsByDigest = groupBy(paymentRows, (r) => r.digest)
     const acknowledgedPaid = lanes.flatMap((l) => l.paid)
     for (const [digest, calls] of groupBy(acknowledgedPaid, (p) => p.digest)) {
@@ -237,8 +237,8 @@ export const checkConsistency = (input: ConsistencyInput) =>
       const rows = rowsByDigest.get(digest) ?? []
       if (rows.length !== 1) report(digest, `acknowledged paid call stored ${rows.length} times`)
       for (const row of rows) {
-        if (row.status !== "forwarded" || row.upstream_status !== 200 || row.amount !== service.price || row.grant !== grant) {
-          report(digest, `stored ${row.status} (upstream ${row.upstream_status}) for ${row.amount} from ${row.grant}`)
+        if (row.status !== "forwarded" || row.upstreamStatus !== 200 || row.amount !== service.price || row.grant !== grant) {
+          report(digest, `stored ${row.status} (upstream ${row.upstreamStatus}) for ${row.amount} from ${row.grant}`)
         }
       }
     }

@@ -1,9 +1,9 @@
 import { Context, Effect, Layer, Option, Schema } from "effect"
-import { SqlClient } from "effect/sql"
+import { SqlClient, SqlSchema } from "effect/sql"
 import { RegisterService, ServiceStatus } from "@gateway/domain/CatalogEntry"
 import type { Unavailable } from "@gateway/domain/Errors"
 import type { SuiAddress } from "@gateway/domain/SuiAddress"
-import { storeUnavailable } from "../storage/StoreErrors.ts"
+import { BigIntColumn, Count, storeDecoded, Timestamp } from "../storage/Codecs.ts"
 
 /** The terms of one immutable revision, as the seller registered them (upstream and its credential aside). */
 export const Terms = RegisterService.mapFields(({ upstreamUrl: _u, upstreamCredential: _c, ...terms }) => terms)
@@ -39,38 +39,34 @@ export interface ServiceWithRevisions {
 
 const Row = Schema.Struct({
   id: Schema.String,
-  owner_address: Schema.String,
+  ownerAddress: Schema.String,
   status: ServiceStatus,
-  active_revision: Schema.Number,
-  draft_revision: Schema.NullOr(Schema.Number),
-  created_at: Schema.Unknown,
-  updated_at: Schema.Unknown
+  activeRevision: Schema.Number,
+  draftRevision: Schema.NullOr(Schema.Number),
+  createdAt: Timestamp,
+  updatedAt: Timestamp
 })
 
 const RevisionRow = Schema.Struct({
   revision: Schema.Number,
-  terms: Schema.String,
-  upstream_url: Schema.String,
-  upstream_credential: Schema.NullOr(Schema.String)
+  terms: TermsJson,
+  upstreamUrl: Schema.String,
+  upstreamCredential: Schema.NullOr(Schema.String)
 })
 
-const iso = (v: unknown) => new Date(v instanceof Date ? v : String(v)).toISOString()
+const ServiceRevisionRow = Schema.Struct({ serviceId: Schema.String, ...RevisionRow.fields })
 
 const toService = (row: typeof Row.Type): ServiceRow => ({
-  id: row.id,
-  ownerAddress: row.owner_address,
-  status: row.status,
-  activeRevision: row.active_revision,
-  draftRevision: row.draft_revision,
-  createdAt: iso(row.created_at),
-  updatedAt: iso(row.updated_at)
+  ...row,
+  createdAt: row.createdAt.toISOString(),
+  updatedAt: row.updatedAt.toISOString()
 })
 
 const toRevision = (row: typeof RevisionRow.Type): Revision => ({
   revision: row.revision,
-  terms: Schema.decodeSync(TermsJson)(row.terms),
-  upstreamUrl: row.upstream_url,
-  sealedCredential: row.upstream_credential
+  terms: row.terms,
+  upstreamUrl: row.upstreamUrl,
+  sealedCredential: row.upstreamCredential
 })
 
 /** What the public list matches `q` against: id, name and description, lowercased. */
@@ -78,6 +74,7 @@ const searchText = (id: string, terms: Terms) => `${id} ${terms.name} ${terms.de
 
 /** `%`, `_` and `\` in a search are literal characters, not patterns. */
 const likePattern = (q: string) => `%${q.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`
+
 
 /** Any fixed key: the advisory-lock namespace of per-seller catalog bounds. */
 const SELLER_BOUNDS_LOCK = 7_412_013
@@ -109,8 +106,14 @@ export class CatalogRepo extends Context.Service<CatalogRepo, {
     CatalogRepo,
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
-      const decodeRow = Schema.decodeUnknownSync(Row)
-      const decodeRevision = Schema.decodeUnknownSync(RevisionRow)
+      const revisionsOf = SqlSchema.findAll({
+        Request: Schema.Array(Schema.String),
+        Result: ServiceRevisionRow,
+        execute: (ids) =>
+          sql`SELECT r.service_id, r.revision, r.terms, r.upstream_url, r.upstream_credential
+              FROM service_revisions r JOIN services s ON s.id = r.service_id
+              WHERE s.id IN ${sql.in(ids)} AND (r.revision = s.active_revision OR r.revision = s.draft_revision)`
+      })
 
       // A draft is rewritten by each edit until it is activated; from then on the revision never changes.
       const putDraftRevision = (id: string, revision: Revision, now: Date) =>
@@ -120,19 +123,12 @@ export class CatalogRepo extends Context.Service<CatalogRepo, {
             ON CONFLICT (service_id, revision) DO UPDATE SET terms = EXCLUDED.terms, upstream_url = EXCLUDED.upstream_url,
               upstream_credential = EXCLUDED.upstream_credential, created_at = EXCLUDED.created_at`
 
-      const withRevisions = (rows: ReadonlyArray<unknown>) =>
+      const withRevisions = (rows: ReadonlyArray<typeof Row.Type>) =>
         Effect.gen(function*() {
-          const services = rows.map((r) => toService(decodeRow(r)))
+          const services = rows.map(toService)
           if (services.length === 0) return []
-          const revisions = yield* sql<{ service_id: string }>`SELECT r.service_id, r.revision, r.terms, r.upstream_url,
-                r.upstream_credential
-              FROM service_revisions r JOIN services s ON s.id = r.service_id
-              WHERE s.id IN ${sql.in(services.map((s) => s.id))}
-                AND (r.revision = s.active_revision OR r.revision = s.draft_revision)`
-          const byKey = new Map(revisions.map((r) => {
-            const revision = toRevision(decodeRevision(r))
-            return [`${r.service_id}#${revision.revision}`, revision] as const
-          }))
+          const revisions = yield* revisionsOf(services.map((s) => s.id))
+          const byKey = new Map(revisions.map((r) => [`${r.serviceId}#${r.revision}`, toRevision(r)] as const))
           return services.map((service) => ({
             service,
             active: Option.fromNullishOr(byKey.get(`${service.id}#${service.activeRevision}`)),
@@ -140,27 +136,67 @@ export class CatalogRepo extends Context.Service<CatalogRepo, {
           }))
         })
 
+      const serviceById = SqlSchema.findAll({
+        Request: Schema.String,
+        Result: Row,
+        execute: (id) =>
+          sql`SELECT id, owner_address, status, active_revision, draft_revision, created_at, updated_at FROM services WHERE id = ${id}`
+      })
+
+      const activatedRevision = SqlSchema.findOneOption({
+        Request: Schema.Struct({ id: Schema.String, revision: Schema.Number }),
+        Result: RevisionRow,
+        execute: ({ id, revision }) =>
+          sql`SELECT r.revision, r.terms, r.upstream_url, r.upstream_credential
+              FROM service_revisions r JOIN services s ON s.id = r.service_id
+              WHERE r.service_id = ${id} AND r.revision = ${revision} AND r.revision <= s.active_revision`
+      })
+
+      /** The live services a search matches, as `match` and `after` fragments of the request. */
+      const liveWhere = (r: { readonly pattern: string | null; readonly afterSeq: string | null }) =>
+        sql.and([
+          sql`status = 'live'`,
+          ...(r.pattern === null ? [] : [sql`search LIKE ${r.pattern}`]),
+          ...(r.afterSeq === null ? [] : [sql`live_seq > ${r.afterSeq}`])
+        ])
+      const LiveQuery = Schema.Struct({ pattern: Schema.NullOr(Schema.String), afterSeq: Schema.NullOr(Schema.String), limit: Schema.Number })
+      const liveCount = SqlSchema.findOne({
+        Request: LiveQuery,
+        Result: Schema.Struct({ n: Count }),
+        execute: (r) => sql`SELECT count(*) AS n FROM services WHERE ${liveWhere({ ...r, afterSeq: null })}`
+      })
+      const livePage = SqlSchema.findAll({
+        Request: LiveQuery,
+        Result: Schema.Struct({ ...Row.fields, liveSeq: BigIntColumn }),
+        execute: (r) =>
+          sql`SELECT id, owner_address, status, active_revision, draft_revision, created_at, updated_at, live_seq FROM services
+              WHERE ${liveWhere(r)} ORDER BY live_seq LIMIT ${r.limit}`
+      })
+
       /**
        * Counts the owner's drafts and live services while holding a per-owner
        * lock to the end of the transaction, so two requests of one seller
        * cannot both pass a bound that only one of them fits under (a plain
        * read-then-write would let concurrent activations overshoot it).
        */
+      const ownerCounts = SqlSchema.findOne({
+        Request: Schema.String,
+        Result: Schema.Struct({ drafts: Count, live: Count }),
+        execute: (owner) =>
+          sql`SELECT count(*) FILTER (WHERE status = 'draft') AS drafts, count(*) FILTER (WHERE status = 'live') AS live
+              FROM services WHERE owner_address = ${owner}`
+      })
       const lockedCounts = (owner: SuiAddress) =>
         Effect.gen(function*() {
           yield* sql`SELECT pg_advisory_xact_lock(${SELLER_BOUNDS_LOCK}::int, hashtext(${owner}))`
-          const [counted] = yield* sql<{ drafts: unknown; live: unknown }>`SELECT
-              count(*) FILTER (WHERE status = 'draft') AS drafts, count(*) FILTER (WHERE status = 'live') AS live
-              FROM services WHERE owner_address = ${owner}`
-          return { drafts: Number(counted?.drafts ?? 0), live: Number(counted?.live ?? 0) }
+          return yield* ownerCounts(owner)
         })
 
       /** The text `q` matches a live service by, from the revision just made live. */
       const searchable = (id: string, active: number) =>
         Effect.gen(function*() {
-          const revs = yield* sql<{ terms: string }>`SELECT terms FROM service_revisions WHERE service_id = ${id} AND revision = ${active}`
-          const terms = revs[0] === undefined ? undefined : Schema.decodeSync(TermsJson)(revs[0].terms)
-          if (terms !== undefined) yield* sql`UPDATE services SET search = ${searchText(id, terms)} WHERE id = ${id}`
+          const revision = yield* activatedRevision({ id, revision: active })
+          if (Option.isSome(revision)) yield* sql`UPDATE services SET search = ${searchText(id, revision.value.terms)} WHERE id = ${id}`
         })
 
       return CatalogRepo.of({
@@ -173,7 +209,7 @@ export class CatalogRepo extends Context.Service<CatalogRepo, {
               yield* putDraftRevision(id, revision, now)
               return true
             })
-          ).pipe(storeUnavailable),
+          ).pipe(storeDecoded, Effect.withSpan("CatalogRepo.insertDraft", { attributes: { "service.id": id } })),
 
         addRevision: ({ id, owner, revision, now }) =>
           sql.withTransaction(
@@ -188,7 +224,7 @@ export class CatalogRepo extends Context.Service<CatalogRepo, {
               yield* putDraftRevision(id, { ...revision, revision: next }, now)
               return Option.some(next)
             })
-          ).pipe(storeUnavailable),
+          ).pipe(storeDecoded, Effect.withSpan("CatalogRepo.addRevision", { attributes: { "service.id": id } })),
 
         activate: ({ id, owner, now, maxLive }) =>
           sql.withTransaction(
@@ -196,58 +232,55 @@ export class CatalogRepo extends Context.Service<CatalogRepo, {
               const { live } = yield* lockedCounts(owner)
               // A live service's edit going live adds no service, so only a first activation meets the bound.
               const withinBound = live < maxLive ? sql`TRUE` : sql`status = 'live'`
-              const rows = yield* sql<{ active_revision: number }>`UPDATE services
+              const rows = yield* sql<{ activeRevision: number }>`UPDATE services
                   SET active_revision = draft_revision, draft_revision = NULL, status = 'live',
                       live_seq = COALESCE(live_seq, nextval('services_live_seq')), updated_at = ${now.toISOString()},
                       search = ''
                   WHERE id = ${id} AND owner_address = ${owner} AND draft_revision IS NOT NULL
                     AND ${withinBound}
                   RETURNING active_revision`
-              const active = rows[0]?.active_revision
+              const active = rows[0]?.activeRevision
               if (active !== undefined) {
                 yield* searchable(id, active)
                 return { _tag: "Activated", revision: active } satisfies Activation
               }
-              const [pending] = yield* sql<{ n: unknown }>`SELECT count(*) AS n FROM services
+              const pending = yield* sql`SELECT 1 FROM services
                   WHERE id = ${id} AND owner_address = ${owner} AND draft_revision IS NOT NULL`
-              return Number(pending?.n ?? 0) > 0
+              return pending.length > 0
                 ? { _tag: "LiveLimitReached" } satisfies Activation
                 : { _tag: "NothingToActivate" } satisfies Activation
             })
-          ).pipe(storeUnavailable),
+          ).pipe(storeDecoded, Effect.withSpan("CatalogRepo.activate", { attributes: { "service.id": id } })),
 
         find: (id) =>
-          sql`SELECT id, owner_address, status, active_revision, draft_revision, created_at, updated_at
-              FROM services WHERE id = ${id}`.pipe(
+          serviceById(id).pipe(
             Effect.flatMap(withRevisions),
             Effect.map((rows) => Option.fromNullishOr(rows[0])),
-            storeUnavailable
+            storeDecoded,
+            Effect.withSpan("CatalogRepo.find", { attributes: { "service.id": id } })
           ),
 
         findActivated: (id, revision) =>
-          sql`SELECT r.revision, r.terms, r.upstream_url, r.upstream_credential
-              FROM service_revisions r JOIN services s ON s.id = r.service_id
-              WHERE r.service_id = ${id} AND r.revision = ${revision} AND r.revision <= s.active_revision`.pipe(
-            Effect.map((rows) => Option.map(Option.fromNullishOr(rows[0]), (r) => toRevision(decodeRevision(r)))),
-            storeUnavailable
+          activatedRevision({ id, revision }).pipe(
+            Effect.map(Option.map(toRevision)),
+            storeDecoded,
+            Effect.withSpan("CatalogRepo.findActivated", { attributes: { "service.id": id, "service.revision": revision } })
           ),
 
         listLive: ({ q, limit, afterSeq }) =>
           Effect.gen(function*() {
             // One snapshot for the count and the page, so `count` always describes the rows beside it.
             yield* sql`SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY`
-            const match = q === undefined || q.trim() === "" ? sql`TRUE` : sql`search LIKE ${likePattern(q.trim())}`
-            const after = Option.match(afterSeq, { onNone: () => sql`TRUE`, onSome: (seq) => sql`live_seq > ${seq.toString()}` })
-            const [counted] = yield* sql<{ n: unknown }>`SELECT count(*) AS n FROM services WHERE status = 'live' AND ${match}`
-            const rows = yield* sql<{ live_seq: unknown }>`SELECT id, owner_address, status, active_revision, draft_revision,
-                created_at, updated_at, live_seq FROM services
-                WHERE status = 'live' AND ${match} AND ${after} ORDER BY live_seq LIMIT ${limit}`
-            const entries = yield* withRevisions(rows)
-            return {
-              count: Number(counted?.n ?? 0),
-              rows: entries.map((entry, i) => ({ seq: BigInt(String(rows[i]?.live_seq)), entry }))
+            const query = {
+              pattern: q === undefined || q.trim() === "" ? null : likePattern(q.trim()),
+              afterSeq: Option.match(afterSeq, { onNone: () => null, onSome: (seq) => seq.toString() }),
+              limit
             }
-          }).pipe(sql.withTransaction, storeUnavailable)
+            const { n } = yield* liveCount(query)
+            const rows = yield* livePage(query)
+            const entries = yield* withRevisions(rows)
+            return { count: n, rows: entries.map((entry, i) => ({ seq: rows[i]?.liveSeq ?? 0n, entry })) }
+          }).pipe(sql.withTransaction, storeDecoded, Effect.withSpan("CatalogRepo.listLive"))
       })
     })
   )

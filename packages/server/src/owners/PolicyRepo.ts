@@ -1,36 +1,35 @@
 import { Context, Effect, Layer, Schema } from "effect"
-import { SqlClient } from "effect/sql"
+import { SqlClient, SqlSchema } from "effect/sql"
 import type { Unavailable } from "@gateway/domain/Errors"
 import type { PolicyId, ProfileId } from "@gateway/domain/Ids"
 import { Policy, PolicyRule, Profile } from "@gateway/domain/Policy"
 import type { SuiAddress } from "@gateway/domain/SuiAddress"
-import { storeUnavailable } from "../storage/StoreErrors.ts"
+import { Count, JsonColumn, storeDecoded, Timestamp } from "../storage/Codecs.ts"
 
+/** A policy row as the (camelCasing) client hands it over. */
 const PolicyRow = Schema.Struct({
   id: Schema.String,
   name: Schema.String,
-  /** BIGINT identity, as the driver returns it. */
-  on_chain_policy_id: Schema.Unknown,
-  rule: Schema.Unknown,
-  created_at: Schema.Unknown
+  onChainPolicyId: Count,
+  rule: JsonColumn(PolicyRule),
+  createdAt: Timestamp
+})
+
+const ProfileRow = Schema.Struct({
+  id: Schema.String,
+  name: Schema.String,
+  policyIds: JsonColumn(Schema.Array(Schema.String)),
+  createdAt: Timestamp
 })
 
 const toPolicy = (row: typeof PolicyRow.Type): Policy =>
-  Schema.decodeUnknownSync(Policy)({
-    id: row.id,
-    name: row.name,
-    onChainPolicyId: Number(row.on_chain_policy_id),
-    rule: Schema.decodeUnknownSync(PolicyRule)(typeof row.rule === "string" ? JSON.parse(row.rule) : row.rule),
-    createdAt: new Date(String(row.created_at)).toISOString()
-  })
+  Schema.decodeUnknownSync(Policy)({ ...row, createdAt: row.createdAt.toISOString() })
 
-const toProfile = (row: { id: string; name: string; policy_ids: unknown; created_at: unknown }): Profile =>
-  Schema.decodeUnknownSync(Profile)({
-    id: row.id,
-    name: row.name,
-    policyIds: typeof row.policy_ids === "string" ? JSON.parse(row.policy_ids) : row.policy_ids,
-    createdAt: new Date(String(row.created_at)).toISOString()
-  })
+const toProfile = (row: typeof ProfileRow.Type): Profile =>
+  Schema.decodeUnknownSync(Profile)({ ...row, createdAt: row.createdAt.toISOString() })
+
+
+const OwnerIds = Schema.Struct({ owner: Schema.String, ids: Schema.Array(Schema.String) })
 
 /** SQL for owner-scoped policy rows and profiles; every query is confined to one owner. */
 export class PolicyRepo extends Context.Service<PolicyRepo, {
@@ -45,49 +44,67 @@ export class PolicyRepo extends Context.Service<PolicyRepo, {
     PolicyRepo,
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
-      const policies = (rows: ReadonlyArray<unknown>) => rows.map((row) => toPolicy(Schema.decodeUnknownSync(PolicyRow)(row)))
-      return PolicyRepo.of({
-        insertPolicy: (p) =>
+      const policyColumns = sql`id, name, on_chain_policy_id, rule, created_at`
+      const profileColumns = sql`id, name, policy_ids, created_at`
+      const insertPolicy = SqlSchema.findOne({
+        Request: Schema.Struct({ id: Schema.String, owner: Schema.String, name: Schema.String, rule: PolicyRule, createdAt: Schema.Date }),
+        Result: PolicyRow,
+        execute: (p) =>
           sql`INSERT INTO policies (id, owner_address, name, rule, created_at)
               VALUES (${p.id}, ${p.owner}, ${p.name}, ${JSON.stringify(p.rule)}::jsonb, ${p.createdAt.toISOString()})
-              RETURNING id, name, on_chain_policy_id, rule, created_at`.pipe(
-            Effect.map((rows) => policies(rows)),
-            Effect.flatMap((rows) => Effect.fromNullishOr(rows[0]).pipe(Effect.orDie)),
-            storeUnavailable
-          ),
+              RETURNING ${policyColumns}`
+      })
+      const listPolicies = SqlSchema.findAll({
+        Request: Schema.String,
+        Result: PolicyRow,
+        execute: (owner) => sql`SELECT ${policyColumns} FROM policies WHERE owner_address = ${owner} ORDER BY created_at, id`
+      })
+      const findPolicies = SqlSchema.findAll({
+        Request: OwnerIds,
+        Result: PolicyRow,
+        execute: ({ owner, ids }) => sql`SELECT ${policyColumns} FROM policies WHERE owner_address = ${owner} AND id IN ${sql.in(ids)}`
+      })
+      const insertProfile = SqlSchema.findOne({
+        Request: Schema.Struct({
+          id: Schema.String,
+          owner: Schema.String,
+          name: Schema.String,
+          policyIds: Schema.Array(Schema.String),
+          createdAt: Schema.Date
+        }),
+        Result: ProfileRow,
+        execute: (p) =>
+          sql`INSERT INTO profiles (id, owner_address, name, policy_ids, created_at)
+              VALUES (${p.id}, ${p.owner}, ${p.name}, ${JSON.stringify(p.policyIds)}::jsonb, ${p.createdAt.toISOString()})
+              RETURNING ${profileColumns}`
+      })
+      const listProfiles = SqlSchema.findAll({
+        Request: Schema.String,
+        Result: ProfileRow,
+        execute: (owner) => sql`SELECT ${profileColumns} FROM profiles WHERE owner_address = ${owner} ORDER BY created_at, id`
+      })
+      const findProfiles = SqlSchema.findAll({
+        Request: OwnerIds,
+        Result: ProfileRow,
+        execute: ({ owner, ids }) => sql`SELECT ${profileColumns} FROM profiles WHERE owner_address = ${owner} AND id IN ${sql.in(ids)}`
+      })
+      return PolicyRepo.of({
+        insertPolicy: (p) =>
+          insertPolicy(p).pipe(Effect.map(toPolicy), storeDecoded, Effect.withSpan("PolicyRepo.insertPolicy")),
         listPolicies: (owner) =>
-          sql`SELECT id, name, on_chain_policy_id, rule, created_at FROM policies
-              WHERE owner_address = ${owner} ORDER BY created_at, id`.pipe(Effect.map(policies), storeUnavailable),
+          listPolicies(owner).pipe(Effect.map((rows) => rows.map(toPolicy)), storeDecoded, Effect.withSpan("PolicyRepo.listPolicies")),
         findPolicies: (owner, ids) =>
           ids.length === 0
             ? Effect.succeed([])
-            : sql`SELECT id, name, on_chain_policy_id, rule, created_at FROM policies
-                WHERE owner_address = ${owner} AND id IN ${sql.in(ids)}`.pipe(Effect.map(policies), storeUnavailable),
+            : findPolicies({ owner, ids }).pipe(Effect.map((rows) => rows.map(toPolicy)), storeDecoded, Effect.withSpan("PolicyRepo.findPolicies")),
         insertProfile: (p) =>
-          sql<{ id: string; name: string; policy_ids: unknown; created_at: unknown }>`
-              INSERT INTO profiles (id, owner_address, name, policy_ids, created_at)
-              VALUES (${p.id}, ${p.owner}, ${p.name}, ${JSON.stringify(p.policyIds)}::jsonb, ${p.createdAt.toISOString()})
-              RETURNING id, name, policy_ids, created_at`.pipe(
-            Effect.flatMap((rows) => Effect.fromNullishOr(rows[0]).pipe(Effect.orDie)),
-            Effect.map(toProfile),
-            storeUnavailable
-          ),
+          insertProfile(p).pipe(Effect.map(toProfile), storeDecoded, Effect.withSpan("PolicyRepo.insertProfile")),
         listProfiles: (owner) =>
-          sql<{ id: string; name: string; policy_ids: unknown; created_at: unknown }>`
-              SELECT id, name, policy_ids, created_at FROM profiles
-              WHERE owner_address = ${owner} ORDER BY created_at, id`.pipe(
-            Effect.map((rows) => rows.map(toProfile)),
-            storeUnavailable
-          ),
+          listProfiles(owner).pipe(Effect.map((rows) => rows.map(toProfile)), storeDecoded, Effect.withSpan("PolicyRepo.listProfiles")),
         findProfiles: (owner, ids) =>
           ids.length === 0
             ? Effect.succeed([])
-            : sql<{ id: string; name: string; policy_ids: unknown; created_at: unknown }>`
-                SELECT id, name, policy_ids, created_at FROM profiles
-                WHERE owner_address = ${owner} AND id IN ${sql.in(ids)}`.pipe(
-              Effect.map((rows) => rows.map(toProfile)),
-              storeUnavailable
-            )
+            : findProfiles({ owner, ids }).pipe(Effect.map((rows) => rows.map(toProfile)), storeDecoded, Effect.withSpan("PolicyRepo.findProfiles"))
       })
     })
   )

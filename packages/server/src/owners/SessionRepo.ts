@@ -1,7 +1,7 @@
-import { Context, Effect, Layer, Option } from "effect"
-import { SqlClient, type Statement } from "effect/sql"
+import { Context, Effect, Layer, Option, Schema } from "effect"
+import { SqlClient, SqlSchema, type Statement } from "effect/sql"
 import type { Unavailable } from "@gateway/domain/Errors"
-import { storeUnavailable } from "../storage/StoreErrors.ts"
+import { storeDecoded, storeUnavailable } from "../storage/Codecs.ts"
 
 /** What one sweep deleted. */
 export interface Swept {
@@ -40,12 +40,19 @@ export class SessionRepo extends Context.Service<SessionRepo, {
           sql<{ n: number }>`WITH gone AS (${statement}) SELECT count(*)::int AS n FROM gone`,
           (rows) => rows[0]?.n ?? 0
         )
+      const sessionOwner = SqlSchema.findOneOption({
+        Request: Schema.Struct({ tokenHash: Schema.String, now: Schema.Date }),
+        Result: Schema.Struct({ address: Schema.String }),
+        execute: ({ tokenHash, now }) =>
+          sql`SELECT address FROM owner_sessions WHERE token_hash = ${tokenHash} AND expires_at > ${now.toISOString()}`
+      })
       return SessionRepo.of({
         insertChallenge: (c) =>
           sql`INSERT INTO auth_challenges (nonce, address, message, expires_at)
               VALUES (${c.nonce}, ${c.address}, ${c.message}, ${c.expiresAt.toISOString()})`.pipe(
             Effect.asVoid,
-            storeUnavailable
+            storeUnavailable,
+            Effect.withSpan("SessionRepo.insertChallenge")
           ),
         consumeChallenge: (c) =>
           sql`UPDATE auth_challenges SET used_at = ${c.now.toISOString()}
@@ -53,30 +60,38 @@ export class SessionRepo extends Context.Service<SessionRepo, {
                 AND used_at IS NULL AND expires_at > ${c.now.toISOString()}
               RETURNING nonce`.pipe(
             Effect.map((rows) => rows.length === 1),
-            storeUnavailable
+            storeUnavailable,
+            Effect.withSpan("SessionRepo.consumeChallenge")
           ),
         insertSession: (s) =>
           sql`INSERT INTO owner_sessions (token_hash, address, created_at, expires_at)
               VALUES (${s.tokenHash}, ${s.address}, ${s.createdAt.toISOString()}, ${s.expiresAt.toISOString()})`.pipe(
             Effect.asVoid,
-            storeUnavailable
+            storeUnavailable,
+            Effect.withSpan("SessionRepo.insertSession")
           ),
         findSession: (tokenHash, now) =>
-          sql<{ address: string }>`SELECT address FROM owner_sessions
-              WHERE token_hash = ${tokenHash} AND expires_at > ${now.toISOString()}`.pipe(
-            Effect.map((rows) => Option.map(Option.fromNullishOr(rows[0]), (r) => r.address)),
-            storeUnavailable
+          sessionOwner({ tokenHash, now }).pipe(
+            Effect.map(Option.map((r) => r.address)),
+            storeDecoded,
+            Effect.withSpan("SessionRepo.findSession")
           ),
         deleteSession: (tokenHash) =>
-          deleted(sql`DELETE FROM owner_sessions WHERE token_hash = ${tokenHash} RETURNING 1`).pipe(storeUnavailable),
+          deleted(sql`DELETE FROM owner_sessions WHERE token_hash = ${tokenHash} RETURNING 1`).pipe(
+            storeUnavailable,
+            Effect.withSpan("SessionRepo.deleteSession")
+          ),
         deleteSessionsOf: (address) =>
-          deleted(sql`DELETE FROM owner_sessions WHERE address = ${address} RETURNING 1`).pipe(storeUnavailable),
+          deleted(sql`DELETE FROM owner_sessions WHERE address = ${address} RETURNING 1`).pipe(
+            storeUnavailable,
+            Effect.withSpan("SessionRepo.deleteSessionsOf")
+          ),
         deleteExpired: (now) =>
           Effect.all({
             challenges: deleted(sql`DELETE FROM auth_challenges WHERE expires_at <= ${now.toISOString()} RETURNING 1`),
             sessions: deleted(sql`DELETE FROM owner_sessions WHERE expires_at <= ${now.toISOString()} RETURNING 1`),
             internalHops: deleted(sql`DELETE FROM internal_hops WHERE expires_at <= ${now.toISOString()} RETURNING 1`)
-          }).pipe(storeUnavailable),
+          }).pipe(storeUnavailable, Effect.withSpan("SessionRepo.deleteExpired")),
         useInternalHop: (mac, expiresAt, now) =>
           sql.withTransaction(
             Effect.gen(function*() {
@@ -85,7 +100,7 @@ export class SessionRepo extends Context.Service<SessionRepo, {
                   VALUES (${mac}, ${expiresAt.toISOString()}) ON CONFLICT DO NOTHING RETURNING mac`
               return rows.length === 1
             })
-          ).pipe(storeUnavailable)
+          ).pipe(storeUnavailable, Effect.withSpan("SessionRepo.useInternalHop"))
       })
     })
   )

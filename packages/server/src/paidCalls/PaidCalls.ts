@@ -13,6 +13,7 @@ import { verifyPayment } from "@gateway/domain/verify/PaymentVerifier"
 import { AppConfig } from "../Config.ts"
 import { GatewayKeyRepo } from "../storage/GatewayKeyRepo.ts"
 import { type PaidAnswer, type Payment, PaymentRepo } from "./PaymentRepo.ts"
+import { SignerRepo } from "../signers/SignerRepo.ts"
 import { Catalog, type Forwardable } from "../catalog/Catalog.ts"
 import { mintNonce, openNonce } from "./ChallengeNonce.ts"
 import { challengeHeaders, mppSecretOf, type PaymentCredential, readCredential } from "./PaymentChallenge.ts"
@@ -80,6 +81,7 @@ export class PaidCalls extends Context.Service<PaidCalls, {
     Effect.gen(function*() {
       const catalog = yield* Catalog
       const repo = yield* PaymentRepo
+      const signers = yield* SignerRepo
       const chain = yield* Chain
       const publicUrl = yield* PublicUrl
       const config = yield* AppConfig
@@ -266,7 +268,7 @@ export class PaidCalls extends Context.Service<PaidCalls, {
               now: at
             }))
         // Money moved but the call is refused or late: the payment is recorded (so the owner can reconcile it) and the nonce is spent.
-        const grant = yield* repo.findPayingGrant(paid.grantObjectId)
+        const grant = yield* signers.findPayingGrant(paid.grantObjectId)
         const acceptance = decideAcceptance({
           paidAtMs: Number(tx.timestampMs),
           challengeExpiresAtMs: claims.expiresAtMs,

@@ -1,10 +1,11 @@
 import { Context, Effect, Layer, Option, Schema } from "effect"
-import { SqlClient, SqlError, type Statement } from "effect/sql"
+import { SqlClient, SqlSchema, type Statement } from "effect/sql"
 import type { Unavailable } from "@gateway/domain/Errors"
-import { storeUnavailable } from "../storage/StoreErrors.ts"
+import { onUniqueViolation, storeDecoded, storeUnavailable, Timestamp } from "../storage/Codecs.ts"
 
 /** `refused`: the chain moved the money but the gateway refused the call (late, foreign grant, asset, policy). */
-export type PaymentStatus = "forwarding" | "forwarded" | "upstream_failed" | "refused"
+export const PaymentStatus = Schema.Literals(["forwarding", "forwarded", "upstream_failed", "refused"])
+export type PaymentStatus = typeof PaymentStatus.Type
 
 /** The seller's answer to a forwarded payment, as kept for the payer's retries. */
 export interface PaidAnswer {
@@ -25,42 +26,35 @@ export interface Payment {
   readonly answer: Option.Option<PaidAnswer>
 }
 
-interface PaymentRow {
-  readonly digest: string
-  readonly nonce: string
-  readonly payer: string
-  readonly amount: string
-  readonly status: PaymentStatus
-  readonly refusal: string | null
-  readonly upstream_status: number | null
-  readonly answer_content_type: string | null
-  readonly answer_body: Uint8Array | null
-  readonly answered_at: Date | string | null
-}
+const PaymentRow = Schema.Struct({
+  digest: Schema.String,
+  nonce: Schema.String,
+  payer: Schema.String,
+  amount: Schema.String,
+  status: PaymentStatus,
+  refusal: Schema.NullOr(Schema.String),
+  upstreamStatus: Schema.NullOr(Schema.Number),
+  answerContentType: Schema.NullOr(Schema.String),
+  answerBody: Schema.NullOr(Schema.Uint8Array),
+  answeredAt: Schema.NullOr(Timestamp)
+})
 
-const paymentOf = (r: PaymentRow): Payment => ({
+const paymentOf = (r: typeof PaymentRow.Type): Payment => ({
   digest: r.digest,
   nonce: r.nonce,
   payer: r.payer,
   amount: r.amount,
   status: r.status,
   refusal: r.refusal,
-  answer: r.upstream_status === null || r.answer_body === null || r.answered_at === null
+  answer: r.upstreamStatus === null || r.answerBody === null || r.answeredAt === null
     ? Option.none()
     : Option.some({
-      status: r.upstream_status,
-      contentType: r.answer_content_type,
-      body: new Uint8Array(r.answer_body),
-      answeredAt: new Date(r.answered_at)
+      status: r.upstreamStatus,
+      contentType: r.answerContentType,
+      body: new Uint8Array(r.answerBody),
+      answeredAt: r.answeredAt
     })
 })
-
-/** The grant a verified payment came from, with its signer's policy snapshot. */
-export interface PayingGrant {
-  readonly coinType: string
-  readonly poolId: string
-  readonly policyRules: ReadonlyArray<unknown>
-}
 
 /** One recorded payment as its payer's owner or its seller sees it. */
 export interface PaymentRecord {
@@ -87,39 +81,24 @@ export interface PaymentListCursor {
   readonly digest: string
 }
 
-interface PaymentRecordRow {
-  readonly digest: string
-  readonly service_id: string
-  readonly service_name: string
-  readonly amount: string
-  readonly asset: string
-  readonly recipient: string
-  readonly payer: string
-  readonly grant_id: string | null
-  readonly grant_object_id: string
-  readonly status: PaymentStatus
-  readonly refusal: string | null
-  readonly upstream_status: number | null
-  readonly created_at: Date | string
-}
-
-const recordOf = (r: PaymentRecordRow): PaymentRecord => ({
-  digest: r.digest,
-  serviceId: r.service_id,
-  serviceName: r.service_name,
-  amount: r.amount,
-  asset: r.asset,
-  recipient: r.recipient,
-  payer: r.payer,
-  grantId: r.grant_id,
-  grantObjectId: r.grant_object_id,
-  status: r.status,
-  refusal: r.refusal,
-  upstreamStatus: r.upstream_status,
-  createdAt: new Date(r.created_at)
+const PaymentRecordRow = Schema.Struct({
+  digest: Schema.String,
+  serviceId: Schema.String,
+  serviceName: Schema.String,
+  amount: Schema.String,
+  asset: Schema.String,
+  recipient: Schema.String,
+  payer: Schema.String,
+  grantId: Schema.NullOr(Schema.String),
+  grantObjectId: Schema.String,
+  status: PaymentStatus,
+  refusal: Schema.NullOr(Schema.String),
+  upstreamStatus: Schema.NullOr(Schema.Number),
+  createdAt: Timestamp
 })
 
-const uniqueViolation = (error: SqlError.SqlError) => error.reason._tag === "UniqueViolation"
+const decodeRecords = Schema.decodeUnknownEffect(Schema.Array(PaymentRecordRow))
+
 
 /** SQL for the payments that answered 402 challenges (nonce and digest UNIQUE). */
 export class PaymentRepo extends Context.Service<PaymentRepo, {
@@ -154,7 +133,6 @@ export class PaymentRepo extends Context.Service<PaymentRepo, {
    * the payments themselves; how many were dropped.
    */
   forgetAnswersBefore(cutoff: Date): Effect.Effect<number, Unavailable>
-  findPayingGrant(grantObjectId: string): Effect.Effect<Option.Option<PayingGrant>, Unavailable>
   /**
    * The payments made from a signer's grants, newest first (time, then digest), up to `limit`, after
    * `cursor`. The caller has checked the signer is the owner's.
@@ -169,8 +147,8 @@ export class PaymentRepo extends Context.Service<PaymentRepo, {
       const sql = yield* SqlClient.SqlClient
       // Keyset paging on (created_at, digest): a payment recorded while the owner pages lands before the
       // first page, never between pages. Name, asset and recipient are those of the revision that was paid.
-      const listWhere = (where: Statement.Fragment, limit: number, cursor: Option.Option<PaymentListCursor>) =>
-        sql<PaymentRecordRow>`
+      const listWhere = (span: string, where: Statement.Fragment, limit: number, cursor: Option.Option<PaymentListCursor>) =>
+        sql`
             SELECT p.digest, p.service_id, r.terms::jsonb ->> 'name' AS service_name, p.amount,
                 COALESCE(g.coin_type, r.terms::jsonb ->> 'asset') AS asset, r.terms::jsonb ->> 'payTo' AS recipient,
                 p.payer, g.id AS grant_id, p.grant_object_id, p.status, p.refusal, p.upstream_status, p.created_at
@@ -182,23 +160,27 @@ export class PaymentRepo extends Context.Service<PaymentRepo, {
           ...Option.toArray(Option.map(cursor, (c) => sql`(p.created_at, p.digest) < (${c.createdAt.toISOString()}::timestamptz, ${c.digest})`))
         ])}
             ORDER BY p.created_at DESC, p.digest DESC
-            LIMIT ${limit}`.pipe(Effect.map((rows) => rows.map(recordOf)), storeUnavailable)
+            LIMIT ${limit}`.pipe(Effect.flatMap(decodeRecords), storeDecoded, Effect.withSpan(span))
+      const paymentBy = SqlSchema.findOneOption({
+        Request: Schema.Struct({ nonce: Schema.String, digest: Schema.String }),
+        Result: PaymentRow,
+        execute: ({ nonce, digest }) =>
+          sql`SELECT digest, nonce, payer, amount, status, refusal, upstream_status, answer_content_type, answer_body,
+                answered_at FROM payments
+              WHERE nonce = ${nonce} OR digest = ${digest} LIMIT 1`
+      })
       return PaymentRepo.of({
         findPayment: (nonce, digest) =>
-          sql<PaymentRow>`SELECT digest, nonce, payer, amount, status, refusal, upstream_status, answer_content_type, answer_body,
-                answered_at FROM payments
-              WHERE nonce = ${nonce} OR digest = ${digest} LIMIT 1`.pipe(
-            Effect.map((rows) => Option.map(Option.fromNullishOr(rows[0]), paymentOf)),
-            storeUnavailable
-          ),
+          paymentBy({ nonce, digest }).pipe(Effect.map(Option.map(paymentOf)), storeDecoded, Effect.withSpan("PaymentRepo.findPayment")),
         claim: (p) =>
           sql`INSERT INTO payments (digest, nonce, service_id, revision, grant_object_id, payer, amount, status, refusal, created_at,
                 updated_at)
               VALUES (${p.digest}, ${p.nonce}, ${p.serviceId}, ${p.revision}, ${p.grantObjectId}, ${p.payer}, ${p.amount},
                 ${p.refusal === null ? "forwarding" : "refused"}, ${p.refusal}, ${p.now.toISOString()}, now())`.pipe(
             Effect.as(true),
-            Effect.catchIf(uniqueViolation, () => Effect.succeed(false)),
-            storeUnavailable
+            onUniqueViolation(() => false),
+            storeUnavailable,
+            Effect.withSpan("PaymentRepo.claim", { attributes: { "payment.digest": p.digest, "service.id": p.serviceId } })
           ),
         reclaim: (digest, staleMs) =>
           // The database's clock, not a replica's: replicas whose clocks disagree still agree on what is stale.
@@ -207,35 +189,23 @@ export class PaymentRepo extends Context.Service<PaymentRepo, {
                 OR (status = 'forwarding' AND updated_at < now() - make_interval(secs => ${staleMs / 1000})))
               RETURNING digest`.pipe(
             Effect.map((rows) => rows.length === 1),
-            storeUnavailable
+            storeUnavailable,
+            Effect.withSpan("PaymentRepo.reclaim", { attributes: { "payment.digest": digest } })
           ),
         settleFailed: (digest, upstreamStatus) =>
           sql`UPDATE payments SET status = 'upstream_failed', upstream_status = ${upstreamStatus}, updated_at = now()
-              WHERE digest = ${digest}`.pipe(Effect.asVoid, storeUnavailable),
+              WHERE digest = ${digest}`.pipe(Effect.asVoid, storeUnavailable, Effect.withSpan("PaymentRepo.settleFailed", { attributes: { "payment.digest": digest } })),
         settleForwarded: (digest, answer, now) =>
           sql`UPDATE payments SET status = 'forwarded', upstream_status = ${answer.status},
                 answer_content_type = ${answer.contentType}, answer_body = ${Buffer.from(answer.body)},
                 answered_at = ${now.toISOString()}, updated_at = now()
-              WHERE digest = ${digest}`.pipe(Effect.asVoid, storeUnavailable),
+              WHERE digest = ${digest}`.pipe(Effect.asVoid, storeUnavailable, Effect.withSpan("PaymentRepo.settleForwarded", { attributes: { "payment.digest": digest } })),
         forgetAnswersBefore: (cutoff) =>
           sql`UPDATE payments SET upstream_status = NULL, answer_content_type = NULL, answer_body = NULL
               WHERE answer_body IS NOT NULL AND answered_at < ${cutoff.toISOString()}
-              RETURNING digest`.pipe(Effect.map((rows) => rows.length), storeUnavailable),
-        findPayingGrant: (grantObjectId) =>
-          sql<{ coin_type: string; pool_id: string; policy_rules: unknown }>`
-              SELECT g.coin_type, g.pool_id, s.policy_rules FROM grants g
-              JOIN delegated_signers s ON s.id = g.signer_id WHERE g.grant_object_id = ${grantObjectId}`.pipe(
-            Effect.map((rows) =>
-              Option.map(Option.fromNullishOr(rows[0]), (r) => ({
-                coinType: r.coin_type,
-                poolId: r.pool_id,
-                policyRules: Schema.decodeUnknownSync(Schema.Array(Schema.Unknown))(typeof r.policy_rules === "string" ? JSON.parse(r.policy_rules) : r.policy_rules)
-              }))
-            ),
-            storeUnavailable
-          ),
-        listForSigner: (signerId, limit, cursor) => listWhere(sql`g.signer_id = ${signerId}`, limit, cursor),
-        listForService: (serviceId, limit, cursor) => listWhere(sql`p.service_id = ${serviceId}`, limit, cursor)
+              RETURNING digest`.pipe(Effect.map((rows) => rows.length), storeUnavailable, Effect.withSpan("PaymentRepo.forgetAnswersBefore")),
+        listForSigner: (signerId, limit, cursor) => listWhere("PaymentRepo.listForSigner", sql`g.signer_id = ${signerId}`, limit, cursor),
+        listForService: (serviceId, limit, cursor) => listWhere("PaymentRepo.listForService", sql`p.service_id = ${serviceId}`, limit, cursor)
       })
     })
   )

@@ -1,5 +1,5 @@
 import { Context, Data, Effect, Layer, Option, Schema } from "effect"
-import { SqlClient, SqlError } from "effect/sql"
+import { SqlClient, SqlSchema } from "effect/sql"
 import { DelegatedSigner } from "@gateway/domain/DelegatedSigner"
 import type { Unavailable } from "@gateway/domain/Errors"
 import { Grant } from "@gateway/domain/Grant"
@@ -7,18 +7,19 @@ import type { DelegatedSignerId, GrantId } from "@gateway/domain/Ids"
 import { applyDecision, type DigestRecord, digestRecordFor, type FinalizeDecision, type FinalizeStep, type RecordedDigest } from "@gateway/domain/signer/DecideFinalize"
 import type { GrantMove } from "@gateway/domain/signer/PlanPrepare"
 import type { SuiAddress } from "@gateway/domain/SuiAddress"
-import { storeUnavailable } from "../storage/StoreErrors.ts"
+import { JsonColumn, onUniqueViolation, storeDecoded, storeUnavailable } from "../storage/Codecs.ts"
 
 /** The aggregate as the store hands it over: one JSON document, numbers too large for JSON as decimal strings. */
 const StoredGrant = Schema.Struct({ ...Grant.fields, expiryMs: Schema.BigIntFromString })
 const StoredSigner = Schema.Struct({ ...DelegatedSigner.fields, seq: Schema.BigIntFromString, grants: Schema.Array(StoredGrant) })
 const StoredRecord = Schema.NullOr(Schema.Struct({ grantId: Schema.String, action: Schema.String }))
 
-/** Drivers hand `json` back parsed or as text, depending on the driver. */
-const json = (value: unknown): unknown => (typeof value === "string" ? JSON.parse(value) : value)
-const decodeSigner = (value: unknown): DelegatedSigner => Schema.decodeUnknownSync(StoredSigner)(json(value))
-const decodeRecord = (value: unknown) => Option.fromNullishOr(Schema.decodeUnknownSync(StoredRecord)(json(value)))
-const decodeFields = Schema.decodeUnknownSync(Schema.Record(Schema.String, Schema.Unknown))
+const SignerColumn = JsonColumn(StoredSigner)
+const RecordColumn = JsonColumn(StoredRecord)
+const decodeSigner = Schema.decodeUnknownSync(StoredSigner)
+const decodeRecord = (value: unknown) => Option.fromNullishOr(Schema.decodeUnknownSync(RecordColumn)(value))
+const decodeFields = Schema.decodeUnknownSync(JsonColumn(Schema.Record(Schema.String, Schema.Unknown)))
+const decodeGrant = Schema.decodeUnknownSync(JsonColumn(Schema.Unknown))
 
 export interface NewSigner {
   readonly id: string
@@ -63,7 +64,21 @@ export interface TransitionInput {
   readonly decide: (locked: { readonly signer: DelegatedSigner; readonly grant: Grant; readonly record: DigestRecord }) => FinalizeDecision
 }
 
-const uniqueViolation = (error: SqlError.SqlError) => error.reason._tag === "UniqueViolation"
+/** The grant a verified payment came from, with its signer's policy snapshot. */
+export interface PayingGrant {
+  readonly coinType: string
+  readonly poolId: string
+  readonly policyRules: ReadonlyArray<unknown>
+}
+
+const PayingGrantRow = Schema.Struct({
+  coinType: Schema.String,
+  poolId: Schema.String,
+  policyRules: JsonColumn(Schema.Array(Schema.Unknown))
+})
+
+const SignerRow = Schema.Struct({ signer: SignerColumn })
+const CreateRow = Schema.Struct({ requestHash: Schema.String, createResponse: Schema.String, signer: SignerColumn })
 
 /** Rolls a prepare step back when a grant is no longer in the state it was read in. */
 class GrantMoved extends Data.TaggedError("GrantMoved") {}
@@ -102,6 +117,8 @@ export class SignerRepo extends Context.Service<SignerRepo, {
     changes: ReadonlyArray<GrantMove>
     now: Date
   }): Effect.Effect<boolean, Unavailable>
+  /** The grant bound to an on-chain grant object, with its signer's policy rules; none when this gateway did not provision it. */
+  findPayingGrant(grantObjectId: string): Effect.Effect<Option.Option<PayingGrant>, Unavailable>
 }>()("@gateway/server/SignerRepo") {
   static readonly layer = Layer.effect(
     SignerRepo,
@@ -118,18 +135,56 @@ export class SignerRepo extends Context.Service<SignerRepo, {
       const signerJson = sql`json_build_object(${signerFields}, 'grants', COALESCE((SELECT json_agg(${grantJson} ORDER BY g.position)
         FROM grants g WHERE g.signer_id = s.id), '[]'::json))`
 
+      const createOf = SqlSchema.findOneOption({
+        Request: Schema.Struct({ owner: Schema.String, key: Schema.String }),
+        Result: CreateRow,
+        execute: ({ owner, key }) =>
+          sql`SELECT request_hash, create_response, ${signerJson} AS signer
+              FROM delegated_signers s WHERE owner_address = ${owner} AND idempotency_key = ${key}`
+      })
+      const payingGrant = SqlSchema.findOneOption({
+        Request: Schema.String,
+        Result: PayingGrantRow,
+        execute: (grantObjectId) =>
+          sql`SELECT g.coin_type, g.pool_id, s.policy_rules FROM grants g
+              JOIN delegated_signers s ON s.id = g.signer_id WHERE g.grant_object_id = ${grantObjectId}`
+      })
+      const signerById = SqlSchema.findOneOption({
+        Request: Schema.Struct({ owner: Schema.String, id: Schema.String }),
+        Result: SignerRow,
+        execute: ({ owner, id }) =>
+          sql`SELECT ${signerJson} AS signer FROM delegated_signers s WHERE s.id = ${id} AND s.owner_address = ${owner}`
+      })
+      const signerWithDigest = SqlSchema.findOneOption({
+        Request: Schema.Struct({ owner: Schema.String, id: Schema.String, digest: Schema.String }),
+        Result: Schema.Struct({ signer: SignerColumn, recorded: RecordColumn }),
+        execute: ({ owner, id, digest }) =>
+          sql`SELECT ${signerJson} AS signer,
+              (SELECT json_build_object('grantId', t.grant_id, 'action', t.action) FROM grant_transitions t
+                JOIN grants tg ON tg.id = t.grant_id JOIN delegated_signers ts ON ts.id = tg.signer_id
+                WHERE t.digest = ${digest} AND ts.owner_address = ${owner}) AS recorded
+              FROM delegated_signers s WHERE s.id = ${id} AND s.owner_address = ${owner}`
+      })
+      const signersOf = SqlSchema.findAll({
+        Request: Schema.Struct({ owner: Schema.String, limit: Schema.Number, beforeSeq: Schema.NullOr(Schema.String) }),
+        Result: SignerRow,
+        execute: ({ owner, limit, beforeSeq }) =>
+          sql`SELECT ${signerJson} AS signer FROM delegated_signers s WHERE ${
+            sql.and([sql`s.owner_address = ${owner}`, ...(beforeSeq === null ? [] : [sql`s.seq < ${beforeSeq}`])])
+          } ORDER BY s.seq DESC LIMIT ${limit}`
+      })
+
       return SignerRepo.of({
         findByIdempotencyKey: (owner, key) =>
-          sql<{ request_hash: string; create_response: string; signer: unknown }>`SELECT request_hash, create_response,
-              ${signerJson} AS signer FROM delegated_signers s WHERE owner_address = ${owner} AND idempotency_key = ${key}`.pipe(
-            Effect.map((rows) =>
-              Option.map(Option.fromNullishOr(rows[0]), (r) => ({
-                requestHash: r.request_hash,
-                createResponse: r.create_response,
-                signer: decodeSigner(r.signer)
-              }))
-            ),
-            storeUnavailable
+          createOf({ owner, key }).pipe(
+            storeDecoded,
+            Effect.withSpan("SignerRepo.findByIdempotencyKey")
+          ),
+
+        findPayingGrant: (grantObjectId) =>
+          payingGrant(grantObjectId).pipe(
+            storeDecoded,
+            Effect.withSpan("SignerRepo.findPayingGrant", { attributes: { "grant.object_id": grantObjectId } })
           ),
 
         insert: (s) =>
@@ -150,38 +205,31 @@ export class SignerRepo extends Context.Service<SignerRepo, {
               return true
             })
           ).pipe(
-            Effect.catchIf(uniqueViolation, () => Effect.succeed(false)),
-            storeUnavailable
+            onUniqueViolation(() => false),
+            storeUnavailable,
+            Effect.withSpan("SignerRepo.insert", { attributes: { "signer.id": s.id } })
           ),
 
         get: (owner, id) =>
-          sql<{ signer: unknown }>`SELECT ${signerJson} AS signer FROM delegated_signers s
-              WHERE s.id = ${id} AND s.owner_address = ${owner}`.pipe(
-            Effect.map((rows) => Option.map(Option.fromNullishOr(rows[0]), (r) => decodeSigner(r.signer))),
-            storeUnavailable
+          signerById({ owner, id }).pipe(
+            Effect.map(Option.map((r) => r.signer)),
+            storeDecoded,
+            Effect.withSpan("SignerRepo.get", { attributes: { "signer.id": id } })
           ),
 
         getWithDigest: (owner, id, digest) =>
-          sql<{ signer: unknown; recorded: unknown }>`SELECT ${signerJson} AS signer,
-              (SELECT json_build_object('grantId', t.grant_id, 'action', t.action) FROM grant_transitions t
-                JOIN grants tg ON tg.id = t.grant_id JOIN delegated_signers ts ON ts.id = tg.signer_id
-                WHERE t.digest = ${digest} AND ts.owner_address = ${owner}) AS recorded
-              FROM delegated_signers s WHERE s.id = ${id} AND s.owner_address = ${owner}`.pipe(
-            Effect.map((rows) =>
-              Option.map(Option.fromNullishOr(rows[0]), (r) => ({ signer: decodeSigner(r.signer), recorded: decodeRecord(r.recorded) }))
-            ),
-            storeUnavailable
+          signerWithDigest({ owner, id, digest }).pipe(
+            Effect.map(Option.map((r) => ({ signer: r.signer, recorded: Option.fromNullishOr(r.recorded) }))),
+            storeDecoded,
+            Effect.withSpan("SignerRepo.getWithDigest", { attributes: { "signer.id": id } })
           ),
 
         list: (owner, limit, beforeSeq) =>
-          Option.match(beforeSeq, {
-            onNone: () =>
-              sql<{ signer: unknown }>`SELECT ${signerJson} AS signer FROM delegated_signers s WHERE s.owner_address = ${owner}
-                  ORDER BY s.seq DESC LIMIT ${limit}`,
-            onSome: (seq) =>
-              sql<{ signer: unknown }>`SELECT ${signerJson} AS signer FROM delegated_signers s WHERE s.owner_address = ${owner}
-                  AND s.seq < ${seq.toString()} ORDER BY s.seq DESC LIMIT ${limit}`
-          }).pipe(Effect.map((rows) => rows.map((r) => decodeSigner(r.signer))), storeUnavailable),
+          signersOf({ owner, limit, beforeSeq: Option.getOrNull(Option.map(beforeSeq, String)) }).pipe(
+            Effect.map((rows) => rows.map((r) => r.signer)),
+            storeDecoded,
+            Effect.withSpan("SignerRepo.list")
+          ),
 
         transition: (input) =>
           sql.withTransaction(
@@ -194,7 +242,7 @@ export class SignerRepo extends Context.Service<SignerRepo, {
                   ORDER BY g.position FOR UPDATE OF g`
               const first = rows[0]
               if (first === undefined) return { _tag: "NotFound" } satisfies TransitionResult
-              const signer = decodeSigner({ ...decodeFields(json(first.signer)), grants: rows.map((r) => json(r.grant)) })
+              const signer = decodeSigner({ ...decodeFields(first.signer), grants: rows.map((r) => decodeGrant(r.grant)) })
               const grant = signer.grants.find((g) => g.id === input.grantId)
               if (grant === undefined) return { _tag: "NotFound" } satisfies TransitionResult
               // Its own statement, after the lock: a statement's snapshot predates the wait, and a finalize that
@@ -221,8 +269,9 @@ export class SignerRepo extends Context.Service<SignerRepo, {
           ).pipe(
             // A concurrent transaction recorded this digest (or bound this object) and committed first; the
             // failure has rolled this one back. The caller answers from the store, not UNAVAILABLE.
-            Effect.catchIf(uniqueViolation, () => Effect.succeed({ _tag: "DigestTaken" } satisfies TransitionResult)),
-            storeUnavailable
+            onUniqueViolation(() => ({ _tag: "DigestTaken" }) satisfies TransitionResult),
+            storeUnavailable,
+            Effect.withSpan("SignerRepo.transition", { attributes: { "signer.id": input.signerId, "grant.id": input.grantId, step: input.step } })
           ),
 
         setStatuses: (input) =>
@@ -244,7 +293,8 @@ export class SignerRepo extends Context.Service<SignerRepo, {
             })
           ).pipe(
             Effect.catchTag("GrantMoved", () => Effect.succeed(false)),
-            storeUnavailable
+            storeUnavailable,
+            Effect.withSpan("SignerRepo.setStatuses", { attributes: { "signer.id": input.signerId } })
           )
       })
     })

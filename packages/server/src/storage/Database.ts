@@ -1,6 +1,6 @@
 import { PGLiteSocketServer } from "@electric-sql/pglite-socket"
 import { PgClient } from "@effect/sql-pg"
-import { Effect, Layer, Option, Redacted } from "effect"
+import { Effect, Layer, Option, Redacted, String as Str } from "effect"
 import { SqlClient } from "effect/sql"
 import { AppConfig } from "../Config.ts"
 import { openPglite } from "./PgliteTemplate.ts"
@@ -26,9 +26,16 @@ export const servePglite = (dataDir: Option.Option<string>) =>
     return { db, server, port, listen }
   })
 
+/**
+ * Rows arrive camelCase and `sql(name)` / `sql.insert` identifiers go out
+ * snake_case; JSON values keep their keys as stored (policy rules and terms
+ * are the owner's and the seller's own documents).
+ */
+const names = { transformResultNames: Str.snakeToCamel, transformQueryNames: Str.camelToSnake, transformJson: false } as const
+
 /** The `@effect/sql-pg` client for a pglite-socket: the socket serves one connection, so the pool is exactly one. */
 export const layerPgliteClient = (port: number) =>
-  PgClient.layer({ host: "127.0.0.1", port, username: "postgres", database: "postgres", maxConnections: 1, minConnections: 1 })
+  PgClient.layer({ host: "127.0.0.1", port, username: "postgres", database: "postgres", maxConnections: 1, minConnections: 1, ...names })
 
 /**
  * The embedded default: PGlite in-process, served on loopback by
@@ -42,6 +49,7 @@ export const layerPostgres = (url: Redacted.Redacted, options: { readonly schema
   PgClient.layer({
     url,
     maxConnections: 16,
+    ...names,
     ...(options.schema === undefined ? {} : { startupParameters: { search_path: options.schema } }),
     ...(options.applicationName === undefined ? {} : { applicationName: options.applicationName })
   })

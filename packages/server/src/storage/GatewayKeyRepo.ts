@@ -1,8 +1,8 @@
 import { randomBytes } from "node:crypto"
-import { Context, Effect, Layer } from "effect"
-import { SqlClient } from "effect/sql"
+import { Context, Effect, Layer, Schema } from "effect"
+import { SqlClient, SqlSchema } from "effect/sql"
 import type { Unavailable } from "@gateway/domain/Errors"
-import { storeUnavailable } from "./StoreErrors.ts"
+import { storeDecoded } from "./Codecs.ts"
 
 /**
  * Keys the gateway makes for itself and every replica must share, kept in
@@ -15,16 +15,19 @@ export class GatewayKeyRepo extends Context.Service<GatewayKeyRepo, {
     GatewayKeyRepo,
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
+      const keyNamed = SqlSchema.findOne({
+        Request: Schema.String,
+        Result: Schema.Struct({ key: Schema.String }),
+        execute: (name) => sql`SELECT key FROM gateway_keys WHERE name = ${name}`
+      })
       return GatewayKeyRepo.of({
         getOrCreate: (name) =>
           Effect.gen(function*() {
             yield* sql`INSERT INTO gateway_keys (name, key) VALUES (${name}, ${randomBytes(32).toString("base64")})
                 ON CONFLICT (name) DO NOTHING`
-            const rows = yield* sql<{ key: string }>`SELECT key FROM gateway_keys WHERE name = ${name}`
-            const key = rows[0]?.key
-            if (key === undefined) return yield* Effect.die(new Error(`gateway key ${name} vanished after its insert`))
+            const { key } = yield* keyNamed(name)
             return new Uint8Array(Buffer.from(key, "base64"))
-          }).pipe(storeUnavailable)
+          }).pipe(storeDecoded, Effect.withSpan("GatewayKeyRepo.getOrCreate", { attributes: { "gateway_key.name": name } }))
       })
     })
   )

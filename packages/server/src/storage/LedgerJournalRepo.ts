@@ -27,13 +27,15 @@ export const LedgerJournalSql = Layer.effect(
     return LedgerJournal.of({
       load: sql<{ entry: string }>`SELECT entry FROM ledger_journal ORDER BY seq`.pipe(
         Effect.flatMap((rows) => Effect.forEach(rows, (row) => Schema.decodeUnknownEffect(codec)(row.entry))),
-        chainUnavailable
+        chainUnavailable,
+        Effect.withSpan("LedgerJournalRepo.load")
       ),
       append: (entry) =>
         Schema.encodeEffect(codec)(entry).pipe(
           Effect.flatMap((encoded) => sql`INSERT INTO ledger_journal (entry) VALUES (${encoded})`),
           Effect.asVoid,
-          chainUnavailable
+          chainUnavailable,
+          Effect.withSpan("LedgerJournalRepo.append")
         )
     })
   })

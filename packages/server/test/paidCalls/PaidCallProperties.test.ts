@@ -254,11 +254,11 @@ describe("paid calls under owner changes", () => {
             }
 
             // The gateway's own record: every payment it accepted was forwarded.
-            const recorded = yield* sql<{ digest: string; status: string; grant_object_id: string }>`
+            const recorded = yield* sql<{ digest: string; status: string; grantObjectId: string }>`
               SELECT digest, status, grant_object_id FROM payments WHERE service_id = ${entry.id}`
             assert.deepStrictEqual(sorted(recorded.map((p) => p.digest)), sorted(made.map((p) => p.digest)), "payments the gateway recorded")
             for (const p of recorded) {
-              assert.deepStrictEqual({ status: p.status, grant: normalizeSuiAddress(p.grant_object_id) }, { status: "forwarded", grant: grantObjectId })
+              assert.deepStrictEqual({ status: p.status, grant: normalizeSuiAddress(p.grantObjectId) }, { status: "forwarded", grant: grantObjectId })
             }
 
             // A payment the chain refused after the dry run passed moved nothing: it failed, emitted no event,

@@ -18,9 +18,9 @@ interface StoredPayment {
   readonly payer: string
   readonly amount: string
   readonly answered: boolean
-  readonly upstream_status: number | null
-  readonly answer_content_type: string | null
-  readonly answer_body: Uint8Array | null
+  readonly upstreamStatus: number | null
+  readonly answerContentType: string | null
+  readonly answerBody: Uint8Array | null
 }
 
 /**
@@ -52,14 +52,14 @@ describe("security: kept paid answers are swept after the retention window", () 
         // Within the window the answer is kept, and sweeps running meanwhile leave it.
         yield* Effect.sleep(`${3 * SWEEP_MS} millis`)
         const kept = yield* stored
-        assert.strictEqual(kept?.upstream_status, 200)
-        assert.strictEqual(kept?.answer_content_type, "application/json")
-        assert.isNotNull(kept?.answer_body)
+        assert.strictEqual(kept?.upstreamStatus, 200)
+        assert.strictEqual(kept?.answerContentType, "application/json")
+        assert.isNotNull(kept?.answerBody)
 
         // Past it, a sweep (not the next retry) drops the answer: polled for at most three seconds past the window.
         yield* Effect.sleep(`${RETENTION_MS} millis`)
         const swept = yield* Effect.retry(
-          Effect.filterOrFail(stored, (row) => row?.answer_body === null, () => "still kept"),
+          Effect.filterOrFail(stored, (row) => row?.answerBody === null, () => "still kept"),
           { schedule: Schedule.spaced(`${SWEEP_MS} millis`), times: 30 }
         ).pipe(Effect.orElseSucceed(() => undefined))
         assert.deepStrictEqual(swept, {
@@ -67,9 +67,9 @@ describe("security: kept paid answers are swept after the retention window", () 
           payer: agentKey.toSuiAddress(),
           amount: "40",
           answered: true,
-          upstream_status: null,
-          answer_content_type: null,
-          answer_body: null
+          upstreamStatus: null,
+          answerContentType: null,
+          answerBody: null
         })
 
         const late = yield* again

@@ -8,9 +8,9 @@ import { freshSchema } from "../support/TestServer.ts"
 /** Each migration's id and how many times it is recorded as applied. */
 const applied = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
-  const rows = yield* sql<{ migration_id: unknown; n: unknown }>`SELECT migration_id, count(*) AS n FROM effect_sql_migrations
+  const rows = yield* sql<{ migrationId: unknown; n: unknown }>`SELECT migration_id, count(*) AS n FROM effect_sql_migrations
       GROUP BY migration_id ORDER BY migration_id`
-  return rows.map((r) => ({ id: Number(r.migration_id), times: Number(r.n) }))
+  return rows.map((r) => ({ id: Number(r.migrationId), times: Number(r.n) }))
 })
 
 const exactlyOnceEach = (rows: ReadonlyArray<{ id: number; times: number }>) => {
