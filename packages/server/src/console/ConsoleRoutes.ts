@@ -8,8 +8,8 @@ import { NotFound, Unavailable } from "@gateway/domain/Errors"
 import { AppConfig } from "../Config.ts"
 import { errorResponse } from "../http/ErrorBodies.ts"
 
-/** Where `npm run build -w @gateway/console` writes the page. */
-export const CONSOLE_DIST = fileURLToPath(new URL("../../../console/dist/", import.meta.url))
+/** Where `npm run build -w @gateway/console` writes the page: found through the package, so the bundled server finds it too. */
+export const CONSOLE_DIST = fileURLToPath(new URL("./dist/", import.meta.resolve("@gateway/console/package.json")))
 
 /**
  * Self only: the page's one script and one stylesheet, API calls and, in local

@@ -17,7 +17,8 @@ const { version } = Schema.decodeUnknownSync(Schema.Struct({ version: Schema.Str
   JSON.parse(readFileSync(new URL("../package.json", import.meta.resolve("@electric-sql/pglite")), "utf8"))
 )
 
-const cacheDir = fileURLToPath(new URL("../../../../node_modules/.cache/gateway-pglite/", import.meta.url))
+// node_modules/@electric-sql/pglite/dist/index.js → node_modules/.cache: from PGlite itself, so the bundled server finds it too.
+const cacheDir = fileURLToPath(new URL("../../../.cache/gateway-pglite/", import.meta.resolve("@electric-sql/pglite")))
 const templatePath = join(cacheDir, `pglite-${version}.tar`)
 
 /**
