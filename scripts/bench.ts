@@ -4,13 +4,17 @@
  * bench/results.json and bench/results.svg. Bounded: a few seconds per load.
  * Part A runs the real server as `npm start` does, in its own process (PGlite,
  * or PostgreSQL when DATABASE_URL is set) and loads it from this process with
- * autocannon. Part B runs the gateway in this process to time the signer
- * lifecycle stage by stage and a paid call against its upstream; its owners
- * and agent reach the ledger as wallets do, through a `SuiGrpcClient` on the
- * gateway's `/sui` over HTTP, with SUI from its faucet. Beside our 402
+ * autocannon. Part B starts the gateway the same way (LocalLedger
+ * checkpointing every 20 ms) to time the signer lifecycle stage by stage and
+ * a paid call against an upstream in this process; its owners and agent are
+ * wallets in this process that reach the ledger through a `SuiGrpcClient` on
+ * the gateway's `/sui` over HTTP, with SUI from its faucet, and wait for a
+ * checkpoint as a wallet does, by reading the transaction until it has one. Beside our 402
  * minting runs a peer: `@x402/express`'s payment middleware offering the same
  * terms in its own process (bench/X402Peer.ts). `BENCH_ONLY=402` runs just
- * those two loads and prints them, for working on either.
+ * those two loads and prints them, `BENCH_ONLY=lifecycle` just part B, for
+ * working on either; `BENCH_CPU_PROFILE_DIR=<dir>` has part B's gateway write
+ * a V8 CPU profile there when it stops.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
@@ -18,9 +22,7 @@ import { join } from "node:path"
 import { requestSuiFromFaucetV2 } from "@mysten/sui/faucet"
 import { SuiGrpcClient } from "@mysten/sui/grpc"
 import { Ed25519Keypair } from "@mysten/sui/keypairs/ed25519"
-import { Duration, Effect } from "effect"
-import { HttpServer } from "effect/http"
-import { LocalLedger } from "@gateway/chain/local/LocalLedger"
+import { Duration, Effect, Schedule } from "effect"
 import { FetchLayer, makeApiClient, signIn, withOwner } from "@gateway/client"
 import { makeAgent } from "@gateway/client/AgentSdk"
 import { executeKind } from "@gateway/client/OwnerWallet"
@@ -34,11 +36,11 @@ import { barChart } from "./bench/Chart.ts"
 import { load, type LoadFigures, medianOf3 } from "./bench/Load.ts"
 import { rssMiB, startGateway } from "./bench/ServerProcess.ts"
 import { peerOfferOf, startX402Peer } from "./bench/X402Peer.ts"
-import { localConfig, localGateway } from "./LocalGateway.ts"
 import { localUpstream } from "./LocalUpstream.ts"
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 3)
 const ONLY_402 = process.env.BENCH_ONLY === "402"
+const ONLY_LIFECYCLE = process.env.BENCH_ONLY === "lifecycle"
 /** How many live services part A seeds, all from one seller. */
 const SEEDED = ONLY_402 ? 1 : 1000
 const SUI = CoinType.make(SUI_COIN_TYPE)
@@ -161,11 +163,15 @@ const partA = Effect.gen(function*() {
   }
 })
 
-/** Part B: the gateway in this process; the owners and the agent are wallets on its `/sui`; `upstream` the seller's API. */
-const partBOn = (upstream: { readonly url: string }) => Effect.gen(function*() {
-  const server = yield* HttpServer.HttpServer
-  const baseUrl = HttpServer.formatAddress(server.address)
-  const ledger = yield* LocalLedger
+/** Until the ledger has put `digest` in a checkpoint: what a wallet does before it asks the gateway to finalize. */
+const checkpointed = (sui: SuiGrpcClient, digest: string) =>
+  Effect.promise(() => sui.core.getTransaction({ digest })).pipe(
+    Effect.map((result) => (result.$kind === "Transaction" ? result.Transaction : result.FailedTransaction).checkpoint !== null),
+    Effect.repeat({ schedule: Schedule.spaced("5 millis"), until: (done) => done })
+  )
+
+/** Part B: the gateway in its own process; the owners and the agent are wallets here, on its `/sui`; `upstream` the seller's API. */
+const partBOn = (upstream: { readonly url: string }, baseUrl: string) => Effect.gen(function*() {
   const sui = new SuiGrpcClient({ network: "localnet", baseUrl: `${baseUrl}/sui` })
   const faucet = (address: string) => Effect.promise(() => requestSuiFromFaucetV2({ host: baseUrl, recipient: address }))
   const client = yield* makeApiClient(baseUrl)
@@ -204,7 +210,7 @@ const partBOn = (upstream: { readonly url: string }) => Effect.gen(function*() {
         const grant = created.value.grants[0]
         if (grant === undefined) return yield* Effect.die("no grant")
         const executed = yield* time(executeKind(grant.txKindBytes, key, sui))
-        const finality = yield* time(ledger.checkpoint)
+        const finality = yield* time(checkpointed(sui, executed.value.digest))
         const finalized = yield* time(client.delegatedSigners.finalizeCreate({
           params: { id: created.value.delegatedSignerId, grantId: grant.grantId },
           payload: { digest: executed.value.digest }
@@ -234,7 +240,7 @@ const partBOn = (upstream: { readonly url: string }) => Effect.gen(function*() {
   const grant = signer.grants[0]
   if (grant === undefined) return yield* Effect.die("no grant")
   const digest = (yield* executeKind(grant.txKindBytes, owner, sui)).digest
-  yield* ledger.checkpoint
+  yield* checkpointed(sui, digest)
   yield* client.delegatedSigners.finalizeCreate({ params: { id: signer.delegatedSignerId, grantId: grant.grantId }, payload: { digest } }).pipe(asOwner)
   const manifest = yield* client.delegatedSigners.manifest({ params: { id: signer.delegatedSignerId } }).pipe(asOwner)
   const agent = makeAgent({ manifest, signer: agentKey, client: sui })
@@ -254,23 +260,43 @@ const partBOn = (upstream: { readonly url: string }) => Effect.gen(function*() {
 })
 
 /** The seller's API listens first, so the gateway can name it in its upstream allow-list. */
-const partB = Effect.flatMap(localUpstream(), (upstream) =>
-  partBOn(upstream).pipe(Effect.provide(localGateway({
-    ...localConfig,
-    ledgerCheckpointMs: 20,
-    upstreamAllowHosts: [new URL(upstream.url).host, "127.0.0.1:9"],
-    // Every owner and seller signs in from loopback, one client address.
-    signInPerMinute: 1_000_000,
-    signInChallengesPerMinute: 1_000_000
-  }))))
+const partB = Effect.gen(function*() {
+  const upstream = yield* localUpstream()
+  const profileDir = process.env.BENCH_CPU_PROFILE_DIR
+  const gateway = yield* Effect.acquireRelease(
+    Effect.promise(() =>
+      startGateway({
+        ...(process.env.DATABASE_URL === undefined ? { DATA_DIR: "memory://" } : {}),
+        LEDGER_CHECKPOINT_MS: "20",
+        UPSTREAM_ALLOW_HOSTS: new URL(upstream.url).host,
+        // Every owner and seller signs in from loopback, one client address.
+        SIGN_IN_PER_MINUTE: "1000000",
+        SIGN_IN_CHALLENGES_PER_MINUTE: "1000000"
+      }, profileDir === undefined ? [] : ["--cpu-prof", `--cpu-prof-dir=${profileDir}`])
+    ),
+    (running) => Effect.promise(running.stop)
+  )
+  return yield* partBOn(upstream, gateway.url)
+})
 
 const fmt = (n: number, digits = 1) => (Number.isFinite(n) ? n.toFixed(digits) : "n/a")
 const line = (name: string, f: LoadFigures, baseline?: LoadFigures) =>
   `| ${name} | ${fmt(f.requestsPerSecond, 0)} | ${fmt(f.p50)} | ${fmt(f.p99)} | ${baseline === undefined ? "" : fmt(f.requestsPerSecond / baseline.requestsPerSecond, 2)} |`
 
+const lifecycleLines = (b: Effect.Success<typeof partB>) => [
+  `signer lifecycle (create → dry run, sign, execute over gRPC-web → checkpoint → finalize), concurrency 8: ${fmt(b.cyclesPerSecond, 1)} cycles/s`,
+  "| stage | p50 ms | p99 ms |",
+  "|---|---|---|",
+  ...Object.entries(b.stages).map(([stage, s]) => `| ${stage} | ${fmt(s.p50)} | ${fmt(s.p99)} |`)
+]
+
 const program = Effect.gen(function*() {
-  const a = yield* partA
   const store = process.env.DATABASE_URL === undefined ? "PGlite" : "PostgreSQL"
+  if (ONLY_LIFECYCLE) {
+    const b = yield* Effect.scoped(partB)
+    return yield* Effect.sync(() => console.log([`Signer lifecycle (${store})`, "", ...lifecycleLines(b)].join("\n")))
+  }
+  const a = yield* partA
   if (a._tag === "Only402") {
     return yield* Effect.sync(() =>
       console.log([
@@ -308,10 +334,7 @@ const program = Effect.gen(function*() {
       fmt(a.page.timeToInteractiveMs, 0)
     } ms (goal < 1000), DOMContentLoaded ${fmt(a.page.domContentLoadedMs, 0)} ms`,
     "",
-    `signer lifecycle (create → dry run, sign, execute over gRPC-web → checkpoint → finalize), concurrency 8: ${fmt(b.cyclesPerSecond, 1)} cycles/s`,
-    "| stage | p50 ms | p99 ms |",
-    "|---|---|---|",
-    ...Object.entries(b.stages).map(([stage, s]) => `| ${stage} | ${fmt(s.p50)} | ${fmt(s.p99)} |`),
+    ...lifecycleLines(b),
     "",
     `paid call end to end (challenge, pay, finality, verify, forward) vs calling the upstream directly:`,
     `  direct p50 ${fmt(b.paidCall.direct.p50)} ms, p99 ${fmt(b.paidCall.direct.p99)} ms; paid p50 ${fmt(b.paidCall.paid.p50)} ms, p99 ${fmt(b.paidCall.paid.p99)} ms; added p50 ${fmt(b.paidCall.addedP50)} ms, p99 ${fmt(b.paidCall.addedP99)} ms`

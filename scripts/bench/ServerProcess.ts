@@ -43,15 +43,16 @@ export const startCommand = () => {
 }
 
 /**
- * Starts the real gateway (`packages/server/src/main.ts`) in its own Node
- * process, as `npm start` does, and waits for its first healthy answer.
+ * Starts the real gateway (the bundle `npm start` runs) in its own Node
+ * process, as `npm start` does, and waits for its first healthy answer;
+ * `nodeArgs` go before the script (a profiler's flags, say).
  */
-export const startGateway = async (env: Record<string, string>): Promise<RunningServer> => {
+export const startGateway = async (env: Record<string, string>, nodeArgs: ReadonlyArray<string> = []): Promise<RunningServer> => {
   const port = await freePort()
   const started = performance.now()
   // The same environment (compile cache) and Node flags `npm start` gives the server (package.json).
   const command = startCommand()
-  const child = spawn(process.execPath, command.args, {
+  const child = spawn(process.execPath, [...nodeArgs, ...command.args], {
     env: { ...command.env, ...process.env, ...env, PORT: String(port), HOST: "127.0.0.1" },
     stdio: ["ignore", "ignore", "inherit"]
   })
