@@ -167,7 +167,7 @@ const partA = Effect.gen(function*() {
 const checkpointed = (sui: SuiGrpcClient, digest: string) =>
   Effect.promise(() => sui.core.getTransaction({ digest })).pipe(
     Effect.map((result) => (result.$kind === "Transaction" ? result.Transaction : result.FailedTransaction).checkpoint !== null),
-    Effect.repeat({ schedule: Schedule.spaced("5 millis"), until: (done) => done })
+    Effect.repeat({ schedule: Schedule.spaced("10 millis"), until: (done) => done })
   )
 
 /** Part B: the gateway in its own process; the owners and the agent are wallets here, on its `/sui`; `upstream` the seller's API. */

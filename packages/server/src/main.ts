@@ -37,7 +37,16 @@ const Gateway = Layer.unwrap(
   )
 )
 
+/**
+ * Start-up leaves garbage V8 keeps until the heap is under pressure, which an
+ * idle gateway never is: PGlite's cluster template and WebAssembly bytes, the
+ * module's evaluation. `npm start` passes --expose-gc, so one full collection
+ * once the server listens hands ~50–100 MiB back (docs/performance.md, "Memory").
+ */
+const collectStartupGarbage = Effect.sync(() => globalThis.gc?.())
+
 Gateway.pipe(
+  Layer.tap(() => collectStartupGarbage),
   Layer.provide(ConfigLive),
   Layer.provide(layerLogging),
   Layer.launch,
