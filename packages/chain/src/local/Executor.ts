@@ -4,7 +4,7 @@ import { admit, Rejection } from "./execute/Admission.ts"
 import { interpret, type TransactionData, type Working } from "./execute/ProgrammableTransaction.ts"
 import { spendAccountCalls } from "./execute/SpendAccountEntries.ts"
 import type { Execution, ObjectChange, ObjectReader } from "./Execution.ts"
-import { type LedgerObject, storageCost, withVersion } from "./LedgerObject.ts"
+import { type LedgerObject, storageCost, withStorageRebate, withVersion } from "./LedgerObject.ts"
 
 /** The share of an object's storage rebate a transaction that rewrites or deletes it gets back (Sui's `storage_rebate_rate`, 99%). */
 const REBATE_BASIS_POINTS = 9_900n
@@ -74,9 +74,9 @@ export const execute = (input: ExecuteInput): Execution | Rejection => {
 
   const priced = (drafts: ReadonlyArray<Draft>) => {
     const withCost = drafts.map((draft) => {
-      if (draft.after === undefined) return { ...draft, cost: 0n }
-      const object = { id: draft.id, version: lamport, owner: draft.after.owner, createdBy: draft.before?.createdBy ?? input.digest, previousTransaction: input.digest, storageRebate: 0n, data: draft.after.data }
-      return { ...draft, cost: storageCost(object, originalId) }
+      if (draft.after === undefined) return { ...draft, written: undefined, cost: 0n }
+      const written = { id: draft.id, version: lamport, owner: draft.after.owner, createdBy: draft.before?.createdBy ?? input.digest, previousTransaction: input.digest, storageRebate: 0n, data: draft.after.data }
+      return { ...draft, written, cost: storageCost(written, originalId) }
     })
     const storage = withCost.reduce((sum, d) => sum + d.cost, 0n)
     const refundable = drafts.reduce((sum, d) => sum + (d.before?.storageRebate ?? 0n), 0n)
@@ -99,13 +99,11 @@ export const execute = (input: ExecuteInput): Execution | Rejection => {
   const gasLeft = succeeded ? gasCoinBalance(ran.working.get(GAS)) + budget - charged : gasBalance - charged
 
   const changes: Array<ObjectChange> = cost.withCost.map((draft) => {
-    if (draft.after === undefined) return { id: draft.id, before: draft.before, after: undefined }
-    const data = draft.id === GAS && draft.after.data._tag === "Coin" ? { ...draft.after.data, balance: gasLeft } : draft.after.data
-    const after = withVersion(
-      { id: draft.id, owner: draft.after.owner, createdBy: draft.before?.createdBy ?? input.digest, previousTransaction: input.digest, storageRebate: draft.cost, data },
-      lamport,
-      originalId
-    )
+    if (draft.written === undefined) return { id: draft.id, before: draft.before, after: undefined }
+    // The gas coin's balance is only known now; every other object is written as it was priced.
+    const after = draft.id === GAS && draft.written.data._tag === "Coin"
+      ? withVersion({ ...draft.written, storageRebate: draft.cost, data: { ...draft.written.data, balance: gasLeft } }, lamport, originalId)
+      : withStorageRebate(draft.written, draft.cost, originalId)
     return { id: draft.id, before: draft.before, after }
   })
   const unchangedShared = [...inputObjects.values()].filter((i) => !i.mutable).map((i) => i.object)

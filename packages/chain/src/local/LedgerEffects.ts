@@ -1,8 +1,10 @@
 import { bcs, TypeTagSerializer } from "@mysten/sui/bcs"
-import { fromBase64, normalizeSuiAddress, toBase58 } from "@mysten/sui/utils"
+import { toBase58 } from "@mysten/sui/utils"
 import { blake2b } from "@noble/hashes/blake2.js"
 import type { ChainEvent } from "@gateway/domain/chain/ChainTransaction"
 import { MODULE } from "@gateway/domain/chain/SpendAccountModule"
+import { decodeBase64 } from "../Base64.ts"
+import { addressBytes } from "./AddressBytes.ts"
 import type { Execution } from "./Execution.ts"
 import { type LedgerObject, ownerBcs } from "./LedgerObject.ts"
 
@@ -17,8 +19,13 @@ const EventBcs = bcs.struct("Event", {
 const TransactionEventsBcs = bcs.struct("TransactionEvents", { data: bcs.vector(EventBcs) })
 
 /** Sui's digests: Blake2b-256 over the type's name, `::`, and its BCS (`Object::` for objects, and so on). */
-export const suiDigest = (typeName: string, bytes: Uint8Array): string =>
-  toBase58(blake2b(new Uint8Array([...new TextEncoder().encode(`${typeName}::`), ...bytes]), { dkLen: 32 }))
+export const suiDigest = (typeName: string, bytes: Uint8Array): string => {
+  const prefix = new TextEncoder().encode(`${typeName}::`)
+  const input = new Uint8Array(prefix.length + bytes.length)
+  input.set(prefix)
+  input.set(bytes, prefix.length)
+  return toBase58(blake2b(input, { dkLen: 32 }))
+}
 
 /** One balance change as a full node reports it: a coin owner's net change of one coin type. */
 export interface BalanceChange {
@@ -45,11 +52,11 @@ export const eventsRecord = (events: ReadonlyArray<ChainEvent>, publishedAt: str
   if (events.length === 0) return undefined
   const bytes = TransactionEventsBcs.serialize({
     data: events.map((event) => ({
-      packageId: publishedAt,
+      packageId: addressBytes(publishedAt),
       transactionModule: MODULE,
-      sender: normalizeSuiAddress(event.sender),
+      sender: addressBytes(event.sender),
       type: structTagOf(event.type),
-      contents: fromBase64(event.bcs)
+      contents: decodeBase64(event.bcs)
     }))
   }).toBytes()
   return { bcs: bytes, digest: suiDigest("TransactionEvents", bytes) }
@@ -79,7 +86,7 @@ export const effectsBcs = (input: {
       dependencies: [],
       lamportVersion: execution.lamportVersion,
       changedObjects: changed.map((change) => [
-        change.id,
+        addressBytes(change.id),
         {
           inputState: change.before === undefined
             ? { NotExist: true }
@@ -88,7 +95,7 @@ export const effectsBcs = (input: {
           idOperation: change.before === undefined ? { Created: true } : change.after === undefined ? { Deleted: true } : { None: true }
         }
       ]),
-      unchangedConsensusObjects: execution.unchangedShared.map((object) => [object.id, { ReadOnlyRoot: [object.version, object.digest] }]),
+      unchangedConsensusObjects: execution.unchangedShared.map((object) => [addressBytes(object.id), { ReadOnlyRoot: [object.version, object.digest] }]),
       auxDataDigest: null
     }
   }).toBytes()

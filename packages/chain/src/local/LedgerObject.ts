@@ -2,6 +2,7 @@ import { blake2b } from "@noble/hashes/blake2.js"
 import { bcs, TypeTagSerializer } from "@mysten/sui/bcs"
 import { normalizeStructTag, normalizeSuiAddress, toBase58 } from "@mysten/sui/utils"
 import { CLOCK_OBJECT_ID, coinObjectType, grantType, normalizeCoinType, poolType, registryType, Structs, SUI_COIN_TYPE } from "@gateway/domain/chain/SpendAccountModule"
+import { addressBytes } from "./AddressBytes.ts"
 
 /** Who may use an object, as Sui records it. */
 export type Owner =
@@ -81,8 +82,23 @@ export const deriveObjectId = (txDigestBytes: Uint8Array, creationNumber: number
   return `0x${Buffer.from(blake2b(input, { dkLen: 32 })).toString("hex")}`
 }
 
+/** What an object's type depends on: its kind, its coin type and the package. */
+const typeKey = (data: ObjectData, originalId: string) => `${data._tag}|${data._tag === "Coin" || data._tag === "Pool" ? data.coinType : ""}|${originalId}`
+
+/** Normalized types by `typeKey`: few distinct ones (one per coin type on the ledger), each asked for at every read and write. */
+const typeCache = new Map<string, string>()
+
 /** The object's Move type, with types and events under the package's original id. */
 export const objectType = (data: ObjectData, originalId: string): string => {
+  const key = typeKey(data, originalId)
+  const cached = typeCache.get(key)
+  if (cached !== undefined) return cached
+  const type = normalizedObjectType(data, originalId)
+  typeCache.set(key, type)
+  return type
+}
+
+const normalizedObjectType = (data: ObjectData, originalId: string): string => {
   switch (data._tag) {
     case "Coin":
       return normalizeStructTag(coinObjectType(data.coinType))
@@ -101,22 +117,22 @@ export const objectType = (data: ObjectData, originalId: string): string => {
 export const objectContents = (id: string, data: ObjectData, nowMs: bigint = 0n): Uint8Array => {
   switch (data._tag) {
     case "Coin":
-      return Structs.Coin.serialize({ id, balance: { value: data.balance } }).toBytes()
+      return Structs.Coin.serialize({ id: addressBytes(id), balance: { value: data.balance } }).toBytes()
     case "Pool":
       return Structs.Pool.serialize({
-        id,
+        id: addressBytes(id),
         version: data.version,
-        owner: data.owner,
+        owner: addressBytes(data.owner),
         balance: { value: data.balance },
-        nonces: { id: data.noncesId, size: BigInt(data.nonces.length) }
+        nonces: { id: addressBytes(data.noncesId), size: BigInt(data.nonces.length) }
       }).toBytes()
     case "Grant":
       return Structs.Grant.serialize({
-        id,
+        id: addressBytes(id),
         version: data.version,
-        pool_id: data.poolId,
-        owner: data.owner,
-        delegate: data.delegate,
+        pool_id: addressBytes(data.poolId),
+        owner: addressBytes(data.owner),
+        delegate: addressBytes(data.delegate),
         session_cap: data.sessionCap,
         spent: data.spent,
         max_per_payment: data.maxPerPayment,
@@ -127,9 +143,9 @@ export const objectContents = (id: string, data: ObjectData, nowMs: bigint = 0n)
         kind: data.kind
       }).toBytes()
     case "Clock":
-      return Structs.Clock.serialize({ id, timestamp_ms: nowMs }).toBytes()
+      return Structs.Clock.serialize({ id: addressBytes(id), timestamp_ms: nowMs }).toBytes()
     case "Registry":
-      return Structs.Registry.serialize({ id }).toBytes()
+      return Structs.Registry.serialize({ id: addressBytes(id) }).toBytes()
   }
 }
 
@@ -137,7 +153,7 @@ export const objectContents = (id: string, data: ObjectData, nowMs: bigint = 0n)
 export const ownerBcs = (owner: Owner) => {
   switch (owner._tag) {
     case "Address":
-      return { AddressOwner: owner.address }
+      return { AddressOwner: addressBytes(owner.address) }
     case "Shared":
       return { Shared: { initialSharedVersion: owner.initialSharedVersion } }
     case "Immutable":
@@ -145,10 +161,11 @@ export const ownerBcs = (owner: Owner) => {
   }
 }
 
+type MoveObjectType = Parameters<typeof bcs.Object.serialize>[0]["data"] extends infer D ? D extends { Move: { type: infer T } } ? T : never
+  : never
+
 /** `MoveObjectType` as Sui writes it: SUI coins are `GasCoin`, other coins `Coin(T)`, everything else its struct tag. */
-const moveObjectType = (data: ObjectData, originalId: string): Parameters<typeof bcs.Object.serialize>[0]["data"] extends infer D
-  ? D extends { Move: { type: infer T } } ? T : never
-  : never => {
+const moveObjectType = (data: ObjectData, originalId: string): MoveObjectType => {
   if (data._tag === "Coin") {
     return normalizeCoinType(data.coinType) === normalizeCoinType(SUI_COIN_TYPE) ? { GasCoin: true } : { Coin: normalizeCoinType(data.coinType) }
   }
@@ -157,33 +174,104 @@ const moveObjectType = (data: ObjectData, originalId: string): Parameters<typeof
   return { Other: tag.struct }
 }
 
-/** The object as Sui serializes it (`Object`), which its digest and `bcs` read mask hash and return. */
-export const objectBcs = (object: Omit<LedgerObject, "digest">, originalId: string, nowMs: bigint = 0n): Uint8Array => {
-  return bcs.Object.serialize({
+/** Parsed `MoveObjectType`s by `typeKey`: parsing a struct tag costs more than serializing it. */
+const moveTypeCache = new Map<string, MoveObjectType>()
+
+const cachedMoveObjectType = (data: ObjectData, originalId: string): MoveObjectType => {
+  const key = typeKey(data, originalId)
+  const cached = moveTypeCache.get(key)
+  if (cached !== undefined) return cached
+  const type = moveObjectType(data, originalId)
+  moveTypeCache.set(key, type)
+  return type
+}
+
+/** An object version's Move contents and `Object` BCS, for the package and Clock time they were made with. */
+interface Encoding {
+  readonly originalId: string
+  readonly nowMs: bigint
+  readonly contents: Uint8Array
+  readonly bytes: Uint8Array
+}
+
+/**
+ * Encodings by object version. Versions are immutable values, so one
+ * serialization serves the storage charge, the digest and every read; only
+ * the Clock's contents depend on `nowMs`. The bytes are shared: readers
+ * copy them (as protobuf encoding does), never write to them.
+ */
+const encodings = new WeakMap<Omit<LedgerObject, "digest">, Encoding>()
+
+const encodingOf = (object: Omit<LedgerObject, "digest">, originalId: string, nowMs: bigint): Encoding => {
+  const cached = encodings.get(object)
+  if (cached !== undefined && cached.originalId === originalId && (object.data._tag !== "Clock" || cached.nowMs === nowMs)) return cached
+  const contents = objectContents(object.id, object.data, nowMs)
+  const bytes = bcs.Object.serialize({
     data: {
       Move: {
-        type: moveObjectType(object.data, originalId),
+        type: cachedMoveObjectType(object.data, originalId),
         hasPublicTransfer: object.data._tag === "Coin",
         version: object.version,
-        contents: objectContents(object.id, object.data, nowMs)
+        contents
       }
     },
     owner: ownerBcs(object.owner),
     previousTransaction: object.previousTransaction,
     storageRebate: object.storageRebate
   }).toBytes()
+  const encoding = { originalId, nowMs, contents, bytes }
+  encodings.set(object, encoding)
+  return encoding
 }
+
+/** The object as Sui serializes it (`Object`), which its digest and `bcs` read mask hash and return. */
+export const objectBcs = (object: Omit<LedgerObject, "digest">, originalId: string, nowMs: bigint = 0n): Uint8Array =>
+  encodingOf(object, originalId, nowMs).bytes
+
+/** The object's Move contents (`objectContents`), from the same serialization as its `objectBcs`. */
+export const objectContentsOf = (object: Omit<LedgerObject, "digest">, originalId: string, nowMs: bigint = 0n): Uint8Array =>
+  encodingOf(object, originalId, nowMs).contents
 
 const OBJECT_PREFIX = new TextEncoder().encode("Object::")
 
 /** Sui's `ObjectDigest`: Blake2b-256 over `Object::` and the object's BCS. */
-export const objectDigest = (object: Omit<LedgerObject, "digest">, originalId: string): string =>
-  toBase58(blake2b(new Uint8Array([...OBJECT_PREFIX, ...objectBcs(object, originalId)]), { dkLen: 32 }))
+export const objectDigest = (object: Omit<LedgerObject, "digest">, originalId: string): string => {
+  const bytes = objectBcs(object, originalId)
+  const input = new Uint8Array(OBJECT_PREFIX.length + bytes.length)
+  input.set(OBJECT_PREFIX)
+  input.set(bytes, OBJECT_PREFIX.length)
+  return toBase58(blake2b(input, { dkLen: 32 }))
+}
 
-/** The object at `version`, its digest recomputed. */
+/** The object at `version`, its digest recomputed; its encoding stays cached for the version it returns. */
 export const withVersion = (object: Omit<LedgerObject, "digest" | "version">, version: bigint, originalId: string): LedgerObject => {
   const versioned = { ...object, version }
-  return { ...versioned, digest: objectDigest(versioned, originalId) }
+  const digest = objectDigest(versioned, originalId)
+  const result = { ...versioned, digest }
+  const encoding = encodings.get(versioned)
+  if (encoding !== undefined) encodings.set(result, encoding)
+  return result
+}
+
+/** Where `Object`'s BCS keeps `storage_rebate`: its last field, a u64, little-endian. */
+const REBATE_BYTES = 8
+
+/**
+ * The object with `storageRebate` set, from the bytes already serialized
+ * for it: the rebate is `Object`'s last field and fixed-width, so only those
+ * 8 bytes differ. Writing an object costs its size, priced before the rebate
+ * it records is known; this spares serializing it a second time.
+ */
+export const withStorageRebate = (object: Omit<LedgerObject, "digest">, storageRebate: bigint, originalId: string): LedgerObject => {
+  const before = encodingOf(object, originalId, 0n)
+  const bytes = before.bytes.slice()
+  new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength).setBigUint64(bytes.length - REBATE_BYTES, storageRebate, true)
+  const encoding = { ...before, bytes }
+  const rebated = { ...object, storageRebate }
+  encodings.set(rebated, encoding)
+  const result = { ...rebated, digest: objectDigest(rebated, originalId) }
+  encodings.set(result, encoding)
+  return result
 }
 
 /** Sui's `storage_gas_price`: MIST per storage unit. */

@@ -1,12 +1,12 @@
 import { bcs } from "@mysten/sui/bcs"
 import { TransactionDataBuilder } from "@mysten/sui/transactions"
-import { fromBase64, normalizeSuiAddress, toBase58 } from "@mysten/sui/utils"
-import { verifyTransactionSignature } from "@mysten/sui/verify"
+import { normalizeSuiAddress, toBase58 } from "@mysten/sui/utils"
 import { blake2b } from "@noble/hashes/blake2.js"
 import { Clock, Context, Effect, Layer, PubSub, Schema, Semaphore, Stream } from "effect"
 import type { ChainEvent } from "@gateway/domain/chain/ChainTransaction"
 import { normalizeCoinType, type SpendAccountPackage, SUI_COIN_TYPE } from "@gateway/domain/chain/SpendAccountModule"
 import { Unavailable } from "@gateway/domain/Errors"
+import { decodeBase64 } from "../Base64.ts"
 import { Rejection } from "./execute/Admission.ts"
 import type { Execution, ObjectReader } from "./Execution.ts"
 import { execute } from "./Executor.ts"
@@ -14,6 +14,8 @@ import { type IncludedTransaction, type LedgerCheckpoint, makeCheckpoint } from 
 import { type BalanceChange, balanceChanges, effectsBcs, type EventsRecord, eventsRecord, suiDigest } from "./LedgerEffects.ts"
 import { deriveObjectId, genesisObjects, type LedgerObject, withVersion } from "./LedgerObject.ts"
 import { type JournalEntry, LedgerJournal } from "./LedgerJournal.ts"
+import { LedgerObjects } from "./LedgerObjects.ts"
+import { signedBy } from "./SignatureCheck.ts"
 
 /** A transaction the ledger refused before executing it (bad signature, stale object, too little gas). */
 export class LedgerRejected extends Schema.TaggedError<LedgerRejected>()("LedgerRejected", { reason: Schema.String }) {}
@@ -149,7 +151,7 @@ export class LocalLedger extends Context.Service<LocalLedger, {
         const { pkg } = config
         const journal = yield* LedgerJournal
         const lock = yield* Semaphore.make(1)
-        const objects = new Map<string, LedgerObject>()
+        const objects = new LedgerObjects()
         const transactions = new Map<string, LedgerTransaction>()
         const finality = new Map<string, bigint>()
         const checkpoints: Array<LedgerCheckpoint> = [makeCheckpoint({ previous: undefined, timestampMs: 0n, transactions: [] })]
@@ -158,7 +160,7 @@ export class LocalLedger extends Context.Service<LocalLedger, {
         let mints = 0
         let faults = noFaults
 
-        for (const object of genesisObjects(pkg)) objects.set(object.id, object)
+        for (const object of genesisObjects(pkg)) objects.set(object)
 
         const latest = (): LedgerCheckpoint => checkpoints[checkpoints.length - 1] ?? checkpoints[0] ?? makeCheckpoint({ previous: undefined, timestampMs: 0n, transactions: [] })
 
@@ -213,7 +215,7 @@ export class LocalLedger extends Context.Service<LocalLedger, {
         const withFinality = (tx: LedgerTransaction): LedgerTransaction => ({ ...tx, checkpoint: finality.get(tx.digest) ?? null })
 
         const applyExecute = Effect.fnUntraced(function*(txBytes: string, signatures: ReadonlyArray<string>, atMs: number, replaying: boolean) {
-          const bytes = yield* Effect.try({ try: () => fromBase64(txBytes), catch: () => new LedgerRejected({ reason: "transaction bytes are not base64" }) })
+          const bytes = yield* Effect.try({ try: () => decodeBase64(txBytes), catch: () => new LedgerRejected({ reason: "transaction bytes are not base64" }) })
           const { data, digest } = yield* decode(bytes)
           const known = transactions.get(digest)
           if (known !== undefined) return withFinality(known)
@@ -223,20 +225,18 @@ export class LocalLedger extends Context.Service<LocalLedger, {
             return yield* new LedgerRejected({ reason: `expected ${signers.length} signature(s), got ${signatures.length}` })
           }
           for (const signer of signers) {
-            const ok = yield* Effect.promise(() =>
-              Promise.all(signatures.map((sig) => verifyTransactionSignature(bytes, sig, { address: signer }).then(() => true, () => false)))
-            )
+            const ok = yield* Effect.forEach(signatures, (sig) => signedBy(bytes, sig, signer))
             if (!ok.some(Boolean)) return yield* new LedgerRejected({ reason: `no valid signature by ${signer}` })
           }
           const execution = yield* run(data, digest, BigInt(atMs), objects)
-          const tx = describe({ digest, data, bytes, signatures: signatures.map((s) => fromBase64(s)), execution, timestampMs: BigInt(atMs) })
+          const tx = describe({ digest, data, bytes, signatures: signatures.map((s) => decodeBase64(s)), execution, timestampMs: BigInt(atMs) })
           // A dropped transaction was executed but never committed, so it is not journaled either.
           if (faults.dropAfterExecute && !replaying) return tx
           // Journal first: the ledger must not run ahead of what it can replay.
           yield* record({ _tag: "Execute", txBytes, signatures, atMs, digest, status: tx.status }, replaying)
           for (const change of execution.changes) {
             if (change.after === undefined) objects.delete(change.id)
-            else objects.set(change.id, change.after)
+            else objects.set(change.after)
           }
           transactions.set(digest, tx)
           pending.push(digest)
@@ -256,7 +256,7 @@ export class LocalLedger extends Context.Service<LocalLedger, {
           }, 1n, pkg.originalId)
           yield* record({ _tag: "Mint", recipient, coinType, amount: amount.toString(), atMs }, replaying)
           mints += 1
-          objects.set(object.id, object)
+          objects.set(object)
           return object
         })
 
@@ -297,8 +297,8 @@ export class LocalLedger extends Context.Service<LocalLedger, {
         }
 
         const gasCoins = (owner: string): ReadonlyArray<LedgerObject> =>
-          [...objects.values()]
-            .filter((o) => isSuiCoin(o) && o.owner._tag === "Address" && o.owner.address === owner)
+          objects.ownedBy(owner)
+            .filter(isSuiCoin)
             .sort((a, b) => (a.data._tag === "Coin" && b.data._tag === "Coin" ? Number(b.data.balance - a.data.balance) : 0) || a.id.localeCompare(b.id))
             .slice(0, MAX_GAS_COINS)
 
@@ -395,9 +395,7 @@ export class LocalLedger extends Context.Service<LocalLedger, {
           ownedObjects: (owner) =>
             guard(Effect.sync(() => {
               const address = normalizeSuiAddress(owner)
-              return [...objects.values()]
-                .filter((o) => o.owner._tag === "Address" && o.owner.address === address)
-                .sort((a, b) => a.id.localeCompare(b.id))
+              return [...objects.ownedBy(address)].sort((a, b) => a.id.localeCompare(b.id))
             })).pipe(Effect.withSpan("LocalLedger.ownedObjects")),
           setFaults: (next) =>
             Effect.sync(() => {

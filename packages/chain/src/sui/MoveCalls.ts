@@ -1,7 +1,8 @@
 import type { bcs } from "@mysten/sui/bcs"
-import { fromBase64, normalizeSuiAddress, toHex } from "@mysten/sui/utils"
+import { normalizeSuiAddress, toHex } from "@mysten/sui/utils"
 import type { ChainMoveCall } from "@gateway/domain/chain/ChainTransaction"
 import { Functions, isFunctionName, MODULE, type SpendAccountPackage } from "@gateway/domain/chain/SpendAccountModule"
+import { decodeBase64 } from "../Base64.ts"
 import { describePure } from "../PureArgument.ts"
 import { normalizeTypeArgument } from "../TypeArgument.ts"
 
@@ -41,7 +42,7 @@ export const moveCallsOf = (pkg: SpendAccountPackage, data: TransactionData): Re
         if (argument.$kind !== "Input") return null
         const input = pt.inputs[argument.Input]
         if (input === undefined) return null
-        if (input.Pure) return decodePure(kinds[i], fromBase64(input.Pure.bytes))
+        if (input.Pure) return decodePure(kinds[i], decodeBase64(input.Pure.bytes))
         const object = input.Object
         const id = object?.SharedObject?.objectId ?? object?.ImmOrOwnedObject?.objectId ?? object?.Receiving?.objectId
         return id === undefined ? null : normalizeSuiAddress(id)

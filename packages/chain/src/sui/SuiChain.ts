@@ -1,6 +1,6 @@
 import { bcs } from "@mysten/sui/bcs"
 import { type ClientWithCoreApi, ObjectError, type SuiClientTypes, TransactionError } from "@mysten/sui/client"
-import { normalizeStructTag, normalizeSuiAddress, parseStructTag, toBase64 } from "@mysten/sui/utils"
+import { normalizeStructTag, normalizeSuiAddress, parseStructTag } from "@mysten/sui/utils"
 import { Effect, Layer, Option } from "effect"
 import type { ChainTransaction } from "@gateway/domain/chain/ChainTransaction"
 import {
@@ -13,6 +13,7 @@ import {
   Structs
 } from "@gateway/domain/chain/SpendAccountModule"
 import { NotFinal, NotFound, Unavailable } from "@gateway/domain/Errors"
+import { encodeBase64 } from "../Base64.ts"
 import { kindBuilders } from "../build/KindBuilders.ts"
 import type { SharedRef } from "../build/Kinds.ts"
 import { Chain, type PoolRef } from "../Chain.ts"
@@ -213,7 +214,7 @@ export const layer = (config: SuiChainConfig): Layer.Layer<Chain> =>
           checkpoint: tx.checkpoint,
           timestampMs: String(tx.timestampMs ?? 0),
           calls: moveCallsOf(pkg, data),
-          events: tx.events.map((e) => ({ type: e.eventType, sender: normalizeSuiAddress(e.sender), parsedJson: e.json, bcs: toBase64(e.bcs) }))
+          events: tx.events.map((e) => ({ type: e.eventType, sender: normalizeSuiAddress(e.sender), parsedJson: e.json, bcs: encodeBase64(e.bcs) }))
         } satisfies ChainTransaction
       }).pipe(Effect.withSpan("SuiChain.getTransaction", { attributes: { digest } }))
 

@@ -1,5 +1,6 @@
-import { fromBase64, normalizeSuiAddress } from "@mysten/sui/utils"
+import { normalizeSuiAddress } from "@mysten/sui/utils"
 import { CLOCK_OBJECT_ID, normalizeCoinType, SUI_COIN_TYPE } from "@gateway/domain/chain/SpendAccountModule"
+import { decodeBase64 } from "../../Base64.ts"
 import type { ObjectReader } from "../Execution.ts"
 import type { LedgerObject } from "../LedgerObject.ts"
 import type { ProgrammableTransaction, TransactionData, Value } from "./ProgrammableTransaction.ts"
@@ -110,7 +111,7 @@ export const admit = (input: {
   const inputObjects = new Map<string, InputObject>()
   const inputs: Array<Value> = []
   for (const arg of pt.inputs) {
-    if (arg.Pure) inputs.push({ _tag: "Pure", bytes: fromBase64(arg.Pure.bytes) })
+    if (arg.Pure) inputs.push({ _tag: "Pure", bytes: decodeBase64(arg.Pure.bytes) })
     else if (arg.Object?.ImmOrOwnedObject) {
       const duplicate = once(arg.Object.ImmOrOwnedObject.objectId)
       if (duplicate !== undefined) return duplicate

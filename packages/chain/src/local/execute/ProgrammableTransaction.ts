@@ -1,7 +1,8 @@
 import { bcs } from "@mysten/sui/bcs"
-import { fromBase58, normalizeSuiAddress, toBase64 } from "@mysten/sui/utils"
+import { fromBase58, normalizeSuiAddress } from "@mysten/sui/utils"
 import type { ChainEvent } from "@gateway/domain/chain/ChainTransaction"
 import { normalizeCoinType, SUI_COIN_TYPE } from "@gateway/domain/chain/SpendAccountModule"
+import { encodeBase64 } from "../../Base64.ts"
 import { decodeExactly, type PureLayout, u64Layout } from "../../PureArgument.ts"
 import type { Execution, ExecutionFailure, ObjectReader } from "../Execution.ts"
 import { type CoinData, deriveObjectId, type ObjectData, type Owner } from "../LedgerObject.ts"
@@ -150,7 +151,7 @@ export const interpret = (program: Program): Interpretation => {
       type,
       sender,
       parsedJson: JSON.parse(JSON.stringify(value, (_, v: unknown) => (typeof v === "bigint" ? v.toString() : v))),
-      bcs: toBase64(layout.serialize(value).toBytes())
+      bcs: encodeBase64(layout.serialize(value).toBytes())
     })
   }
 

@@ -105,6 +105,17 @@ type Entry = (f: Frame) => ReadonlyArray<Value>
 
 // === The entry functions, in spend_account.move's order ===
 
+/** `typeNameOf` by coin type: a few coin types, each normalized and rewritten for every event that names one. */
+const typeNames = new Map<string, string>()
+
+const typeName = (coinType: string): string => {
+  const cached = typeNames.get(coinType)
+  if (cached !== undefined) return cached
+  const name = typeNameOf(coinType)
+  typeNames.set(coinType, name)
+  return name
+}
+
 /** spend_account.move:195 */
 const create_pool: Entry = (f) => {
   const registry = f.registryMut(0)
@@ -125,7 +136,7 @@ const create_pool: Entry = (f) => {
     nonces: []
   }
   f.runtime.createObject(poolId, pool, { _tag: "Shared", initialSharedVersion: f.runtime.lamport })
-  f.emit("PoolCreated", Events.PoolCreated, { pool_id: poolId, owner: f.sender, coin_type: typeNameOf(f.T()) })
+  f.emit("PoolCreated", Events.PoolCreated, { pool_id: poolId, owner: f.sender, coin_type: typeName(f.T()) })
   return []
 }
 
@@ -198,7 +209,7 @@ const create_policy_grant: Entry = (f) => {
     pool_id: id,
     owner: f.sender,
     delegate,
-    coin_type: typeNameOf(pool.coinType),
+    coin_type: typeName(pool.coinType),
     session_cap: sessionCap,
     max_per_payment: maxPerPayment,
     expiry_ms: expiryMs,

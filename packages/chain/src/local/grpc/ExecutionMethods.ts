@@ -1,14 +1,18 @@
 import { GrpcTypes } from "@mysten/sui/grpc"
-import { normalizeSuiAddress, toBase64 } from "@mysten/sui/utils"
+import { normalizeSuiAddress } from "@mysten/sui/utils"
 import { bcs } from "@mysten/sui/bcs"
 import { Effect } from "effect"
+import { encodeBase64 } from "../../Base64.ts"
 import type { LedgerObject } from "../LedgerObject.ts"
 import { LocalLedger, type SimulationRequest } from "../LocalLedger.ts"
 import { GrpcFailure } from "./GrpcFailure.ts"
 import { type GrpcMethod, unary } from "./GrpcMethod.ts"
 import { executedTransaction, fullTransaction } from "./LedgerMethods.ts"
-import { applyReadMask } from "./ReadMask.ts"
+import { applyReadMask, maskedFields } from "./ReadMask.ts"
 import { transactionFromProto } from "./TransactionProto.ts"
+
+/** A full node's default read mask for SimulateTransaction. */
+const SIMULATE_DEFAULT_MASK = ["transaction.digest", "transaction.effects.status"]
 
 const invalid = (message: string) => new GrpcFailure({ code: "INVALID_ARGUMENT", message })
 
@@ -58,17 +62,17 @@ export const executionMethods: ReadonlyArray<GrpcMethod> = [
     Effect.gen(function*() {
       const bytes = request.transaction?.bcs?.value
       if (bytes === undefined || bytes.length === 0) return yield* invalid("ExecuteTransaction needs the transaction's bcs")
-      const signatures = request.signatures.flatMap((signature) => (signature.bcs?.value === undefined ? [] : [toBase64(signature.bcs.value)]))
+      const signatures = request.signatures.flatMap((signature) => (signature.bcs?.value === undefined ? [] : [encodeBase64(signature.bcs.value)]))
       const ledger = yield* LocalLedger
-      const tx = yield* Effect.catchTag(ledger.executeSigned(toBase64(bytes), signatures), "LedgerRejected", refused)
+      const tx = yield* Effect.catchTag(ledger.executeSigned(encodeBase64(bytes), signatures), "LedgerRejected", refused)
       return { transaction: yield* executedTransaction(tx, request.readMask) }
     })),
   unary(GrpcTypes.TransactionExecutionService, "SimulateTransaction", GrpcTypes.SimulateTransactionRequest, GrpcTypes.SimulateTransactionResponse, (request) =>
     Effect.gen(function*() {
       const ledger = yield* LocalLedger
       const simulated = yield* Effect.catchTag(ledger.simulate(yield* simulationRequest(request)), "LedgerRejected", refused)
-      const transaction = yield* fullTransaction(simulated)
+      const transaction = yield* fullTransaction(simulated, maskedFields(request.readMask, SIMULATE_DEFAULT_MASK, "transaction"))
       const response: GrpcTypes.SimulateTransactionResponse = { transaction, commandOutputs: [], suggestedGasPrice: ledger.config.referenceGasPrice }
-      return applyReadMask(response, request.readMask, ["transaction.digest", "transaction.effects.status"])
+      return applyReadMask(response, request.readMask, SIMULATE_DEFAULT_MASK)
     }))
 ]

@@ -8,6 +8,8 @@ import { nodeMethods } from "./NodeMethods.ts"
 /** Where the front is mounted: `new SuiGrpcClient({ baseUrl: origin + "/sui" })`. */
 export const GRPC_PREFIX = "/sui"
 
+const internal = () => new GrpcFailure({ code: "INTERNAL", message: "internal error" })
+
 /**
  * The body of a gRPC-web response: each message in a data frame, then the
  * trailers with the call's status (0, or the failure's code and message).
@@ -17,8 +19,26 @@ const responseBody = (encoding: Encoding, messages: Stream.Stream<Uint8Array, Gr
     Stream.map(dataFrame),
     Stream.concat(Stream.succeed(trailerFrame(undefined))),
     Stream.catchTag("GrpcFailure", (failure) => Stream.succeed(trailerFrame(failure))),
-    Stream.catchDefect(() => Stream.succeed(trailerFrame(new GrpcFailure({ code: "INTERNAL", message: "internal error" })))),
+    Stream.catchDefect(() => Stream.succeed(trailerFrame(internal()))),
     Stream.map((bytes) => encodeChunk(encoding, bytes))
+  )
+
+/** The frames of a unary answer, as `responseBody` would stream them, in one body. */
+const unaryBody = (encoding: Encoding, reply: Effect.Effect<Uint8Array, GrpcFailure>) =>
+  reply.pipe(
+    Effect.map((message) => [dataFrame(message), trailerFrame(undefined)]),
+    Effect.catchTag("GrpcFailure", (failure) => Effect.succeed([trailerFrame(failure)])),
+    Effect.catchDefect(() => Effect.succeed([trailerFrame(internal())])),
+    Effect.map((frames) => {
+      const chunks = frames.map((frame) => encodeChunk(encoding, frame))
+      const all = new Uint8Array(chunks.reduce((n, c) => n + c.length, 0))
+      let offset = 0
+      for (const chunk of chunks) {
+        all.set(chunk, offset)
+        offset += chunk.length
+      }
+      return all
+    })
   )
 
 const answer = (ledger: LocalLedger["Service"]) => (request: HttpServerRequest.HttpServerRequest) =>
@@ -30,24 +50,19 @@ const answer = (ledger: LocalLedger["Service"]) => (request: HttpServerRequest.H
     const method = nodeMethods.get(path)
     const body = new Uint8Array(yield* Effect.orElseSucceed(request.arrayBuffer, () => new ArrayBuffer(0)))
     const message = requestMessage(encoding, body)
-    const messages: Stream.Stream<Uint8Array, GrpcFailure> = method === undefined
-      ? Stream.fail(new GrpcFailure({ code: "UNIMPLEMENTED", message: `${path} is not served by the local ledger` }))
-      : message === undefined
-      ? Stream.fail(new GrpcFailure({ code: "INVALID_ARGUMENT", message: "the body is not one gRPC-web data frame" }))
-      : Stream.provideService(method.call(message), LocalLedger, ledger)
-    const chunks = responseBody(encoding, messages)
-    // A unary answer is small and whole: send it in one body; a stream goes out frame by frame.
-    if (method === undefined || !method.serverStreaming) {
-      const collected = yield* Stream.runCollect(chunks)
-      const all = new Uint8Array(collected.reduce((n, c) => n + c.length, 0))
-      let offset = 0
-      for (const chunk of collected) {
-        all.set(chunk, offset)
-        offset += chunk.length
-      }
-      return HttpServerResponse.uint8Array(all, { headers })
+    const notOneFrame = () => new GrpcFailure({ code: "INVALID_ARGUMENT", message: "the body is not one gRPC-web data frame" })
+    const once = method?.callOnce
+    // A stream goes out frame by frame; a unary answer is small and whole: one effect, one body.
+    if (method !== undefined && once === undefined) {
+      const messages = message === undefined ? Stream.fail(notOneFrame()) : Stream.provideService(method.call(message), LocalLedger, ledger)
+      return HttpServerResponse.stream(responseBody(encoding, messages), { headers })
     }
-    return HttpServerResponse.stream(chunks, { headers })
+    const reply = once === undefined
+      ? Effect.fail(new GrpcFailure({ code: "UNIMPLEMENTED", message: `${path} is not served by the local ledger` }))
+      : message === undefined
+      ? Effect.fail(notOneFrame())
+      : Effect.provideService(once(message), LocalLedger, ledger)
+    return HttpServerResponse.uint8Array(yield* unaryBody(encoding, reply), { headers })
   })
 
 /** LocalLedger as Sui's gRPC-web API: `POST /sui/sui.rpc.v2.<Service>/<Method>`, text or binary. */

@@ -12,6 +12,8 @@ export interface GrpcMethod {
   readonly path: string
   readonly serverStreaming: boolean
   call(request: Uint8Array): Stream.Stream<Uint8Array, GrpcFailure, LocalLedger>
+  /** A unary method's one answer, without a stream around it; undefined for a streaming method. */
+  readonly callOnce: ((request: Uint8Array) => Effect.Effect<Uint8Array, GrpcFailure, LocalLedger>) | undefined
 }
 
 /** What this front needs of a generated message type (`GrpcTypes.*`). */
@@ -45,18 +47,15 @@ export const unary = <I extends object, O extends object>(
   input: MessageCodec<I>,
   output: MessageCodec<O>,
   handle: (request: I) => Effect.Effect<O, GrpcFailure | Unavailable, LocalLedger>
-): GrpcMethod => ({
-  path: pathOf(service, name, false),
-  serverStreaming: false,
-  call: (request) =>
-    Stream.fromEffect(
-      decode(input, request).pipe(
-        Effect.flatMap(handle),
-        Effect.map((response) => output.toBinary(response)),
-        Effect.catchTag("UNAVAILABLE", (error) => Effect.fail(unavailable(error)))
-      )
+): GrpcMethod => {
+  const callOnce = (request: Uint8Array) =>
+    decode(input, request).pipe(
+      Effect.flatMap(handle),
+      Effect.map((response) => output.toBinary(response)),
+      Effect.catchTag("UNAVAILABLE", (error) => Effect.fail(unavailable(error)))
     )
-})
+  return { path: pathOf(service, name, false), serverStreaming: false, call: (request) => Stream.fromEffect(callOnce(request)), callOnce }
+}
 
 export const serverStreaming = <I extends object, O extends object>(
   service: ServiceDescriptor,
@@ -67,6 +66,7 @@ export const serverStreaming = <I extends object, O extends object>(
 ): GrpcMethod => ({
   path: pathOf(service, name, true),
   serverStreaming: true,
+  callOnce: undefined,
   call: (request) =>
     Stream.unwrap(Effect.map(decode(input, request), handle)).pipe(
       Stream.map((response) => output.toBinary(response)),

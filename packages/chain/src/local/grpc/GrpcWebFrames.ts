@@ -1,4 +1,4 @@
-import { fromBase64, toBase64 } from "@mysten/sui/utils"
+import { decodeBase64, encodeBase64 } from "../../Base64.ts"
 import type { GrpcFailure } from "./GrpcFailure.ts"
 
 /** gRPC-web frame flags: a message, or the trailers that end the response. */
@@ -35,13 +35,13 @@ export const encodingOf = (contentType: string | undefined): Encoding | undefine
 export const responseContentType = (encoding: Encoding) => (encoding === "text" ? "application/grpc-web-text+proto" : "application/grpc-web+proto")
 
 /** One chunk of the response body: text mode base64-encodes each frame on its own, so chunks decode as they arrive. */
-export const encodeChunk = (encoding: Encoding, bytes: Uint8Array) => (encoding === "text" ? new TextEncoder().encode(toBase64(bytes)) : bytes)
+export const encodeChunk = (encoding: Encoding, bytes: Uint8Array) => (encoding === "text" ? new TextEncoder().encode(encodeBase64(bytes)) : bytes)
 
 /** The request's single message: the payload of its first data frame; undefined when the body is not one. */
 export const requestMessage = (encoding: Encoding, body: Uint8Array): Uint8Array | undefined => {
   let bytes: Uint8Array
   try {
-    bytes = encoding === "text" ? fromBase64(new TextDecoder().decode(body).trim()) : body
+    bytes = encoding === "text" ? decodeBase64(new TextDecoder().decode(body).trim()) : body
   } catch {
     return undefined
   }

@@ -4,7 +4,7 @@ import { LocalLedger, type LedgerTransaction } from "../LocalLedger.ts"
 import { GrpcFailure } from "./GrpcFailure.ts"
 import { type GrpcMethod, unary } from "./GrpcMethod.ts"
 import { checkpointProto, executedTransactionProto, objectProto, timestamp } from "./LedgerProto.ts"
-import { applyReadMask } from "./ReadMask.ts"
+import { applyReadMask, maskedFields } from "./ReadMask.ts"
 
 /** A full node's default read masks. */
 export const OBJECT_DEFAULT_MASK = ["object_id", "version", "digest"]
@@ -27,11 +27,12 @@ const findObject = (request: GrpcTypes.GetObjectRequest, mask: GrpcTypes.GetObje
     return applyReadMask(objectProto(object, ledger.config.pkg.originalId, nowMs), mask, OBJECT_DEFAULT_MASK)
   })
 
-/** Everything known about a transaction, before any read mask. */
-export const fullTransaction = (tx: LedgerTransaction) => LocalLedger.useSync((ledger) => executedTransactionProto(tx, ledger.config.pkg))
+/** Everything known about a transaction, before any read mask; with `fields`, only as much as the mask keeps. */
+export const fullTransaction = (tx: LedgerTransaction, fields?: ReadonlySet<string>) =>
+  LocalLedger.useSync((ledger) => executedTransactionProto(tx, ledger.config.pkg, fields))
 
 export const executedTransaction = (tx: LedgerTransaction, mask: GrpcTypes.GetTransactionRequest["readMask"]) =>
-  Effect.map(fullTransaction(tx), (full) => applyReadMask(full, mask, TRANSACTION_DEFAULT_MASK))
+  Effect.map(fullTransaction(tx, maskedFields(mask, TRANSACTION_DEFAULT_MASK, "")), (full) => applyReadMask(full, mask, TRANSACTION_DEFAULT_MASK))
 
 const findTransaction = (digest: string | undefined, mask: GrpcTypes.GetTransactionRequest["readMask"]) =>
   Effect.gen(function*() {

@@ -1,9 +1,10 @@
 import { GrpcTypes } from "@mysten/sui/grpc"
-import { fromBase64, normalizeStructTag, normalizeSuiAddress, parseStructTag, toHex } from "@mysten/sui/utils"
-import { coinObjectType, normalizeCoinType } from "@gateway/domain/chain/SpendAccountModule"
+import { normalizeStructTag, normalizeSuiAddress, parseStructTag, toHex } from "@mysten/sui/utils"
+import { normalizeCoinType } from "@gateway/domain/chain/SpendAccountModule"
+import { decodeBase64 } from "../../Base64.ts"
 import type { Execution, ExecutionStatus } from "../Execution.ts"
 import type { LedgerCheckpoint } from "../LedgerCheckpoint.ts"
-import { type LedgerObject, objectBcs, objectContents, objectType, type Owner } from "../LedgerObject.ts"
+import { type LedgerObject, objectBcs, objectContentsOf, objectType, type Owner } from "../LedgerObject.ts"
 import type { LedgerTransaction } from "../LocalLedger.ts"
 import { transactionProto } from "./TransactionProto.ts"
 
@@ -23,8 +24,7 @@ export const ownerProto = (owner: Owner): GrpcTypes.Owner => {
 }
 
 /** The object's Move type as a node writes it (`0x2::coin::Coin<…>` for every coin). */
-const typeOf = (object: LedgerObject, originalId: string) =>
-  object.data._tag === "Coin" ? normalizeStructTag(coinObjectType(object.data.coinType)) : objectType(object.data, originalId)
+const typeOf = (object: LedgerObject, originalId: string) => objectType(object.data, originalId)
 
 /** Every field a full node can give about an object version; `nowMs` is what the Clock reads. */
 export const objectProto = (object: LedgerObject, originalId: string, nowMs: bigint): GrpcTypes.Object => ({
@@ -35,7 +35,7 @@ export const objectProto = (object: LedgerObject, originalId: string, nowMs: big
   owner: ownerProto(object.owner),
   objectType: typeOf(object, originalId),
   hasPublicTransfer: object.data._tag === "Coin",
-  contents: { name: typeOf(object, originalId), value: objectContents(object.id, object.data, nowMs) },
+  contents: { name: typeOf(object, originalId), value: objectContentsOf(object, originalId, nowMs) },
   previousTransaction: object.previousTransaction,
   storageRebate: object.storageRebate,
   ...(object.data._tag === "Coin" ? { balance: object.data.balance } : {})
@@ -149,7 +149,7 @@ const eventsProto = (tx: LedgerTransaction, publishedAt: string): GrpcTypes.Tran
         module: type.module,
         sender: normalizeSuiAddress(event.sender),
         eventType: normalizeStructTag(event.type),
-        contents: { name: normalizeStructTag(event.type), value: fromBase64(event.bcs) },
+        contents: { name: normalizeStructTag(event.type), value: decodeBase64(event.bcs) },
         transactionDigest: tx.digest,
         eventIndex: index,
         ...(tx.checkpoint === null ? {} : { checkpoint: tx.checkpoint })
@@ -160,26 +160,40 @@ const eventsProto = (tx: LedgerTransaction, publishedAt: string): GrpcTypes.Tran
 /**
  * Everything a full node answers about an executed transaction; the read
  * mask then keeps what was asked. `objects` holds each changed object's
- * output version.
+ * output version. With `fields` (see `maskedFields`), the costly fields the
+ * mask would drop are not built: what it keeps is the same.
  */
-export const executedTransactionProto = (tx: LedgerTransaction, pkg: { readonly originalId: string; readonly publishedAt: string }): GrpcTypes.ExecutedTransaction => {
-  const events = eventsProto(tx, pkg.publishedAt)
+export const executedTransactionProto = (
+  tx: LedgerTransaction,
+  pkg: { readonly originalId: string; readonly publishedAt: string },
+  fields?: ReadonlySet<string>
+): GrpcTypes.ExecutedTransaction => {
+  const wants = (field: keyof GrpcTypes.ExecutedTransaction) => fields === undefined || fields.has(field)
+  const events = wants("events") ? eventsProto(tx, pkg.publishedAt) : undefined
   return {
     digest: tx.digest,
-    transaction: transactionProto(tx.data, tx.bcs, tx.digest),
-    signatures: tx.signatures.map((signature) => ({ bcs: { name: "UserSignatureBytes", value: signature }, signature: { oneofKind: undefined } })),
-    effects: effectsProto(tx, pkg.originalId),
+    ...(wants("transaction") ? { transaction: transactionProto(tx.data, tx.bcs, tx.digest) } : {}),
+    signatures: wants("signatures")
+      ? tx.signatures.map((signature) => ({ bcs: { name: "UserSignatureBytes", value: signature }, signature: { oneofKind: undefined } }))
+      : [],
+    ...(wants("effects") ? { effects: effectsProto(tx, pkg.originalId) } : {}),
     ...(events === undefined ? {} : { events }),
     ...(tx.checkpoint === null ? {} : { checkpoint: tx.checkpoint }),
     timestamp: timestamp(tx.timestampMs),
-    balanceChanges: tx.balanceChanges.map((change) => ({
-      address: change.address,
-      coinType: normalizeCoinType(change.coinType),
-      amount: change.amount.toString()
-    })),
-    objects: {
-      objects: tx.execution.changes.flatMap((change) => (change.after === undefined ? [] : [objectProto(change.after, pkg.originalId, tx.timestampMs)]))
-    }
+    balanceChanges: wants("balanceChanges")
+      ? tx.balanceChanges.map((change) => ({
+        address: change.address,
+        coinType: normalizeCoinType(change.coinType),
+        amount: change.amount.toString()
+      }))
+      : [],
+    ...(wants("objects")
+      ? {
+        objects: {
+          objects: tx.execution.changes.flatMap((change) => (change.after === undefined ? [] : [objectProto(change.after, pkg.originalId, tx.timestampMs)]))
+        }
+      }
+      : {})
   }
 }
 

@@ -53,3 +53,23 @@ export const applyReadMask = <T extends object>(message: T, mask: FieldMask, def
   // The pruned value keeps T's shape: only optional fields are dropped and repeated ones emptied.
   return prune(message, treeOf(paths)) as T
 }
+
+/**
+ * The fields a mask keeps of the message at `prefix` (dotted, snake_case;
+ * `""` for the root), camelCase; undefined when it keeps that message whole.
+ * Lets a message be built only as far as the mask will keep it.
+ */
+export const maskedFields = (mask: FieldMask, defaults: ReadonlyArray<string>, prefix: string): ReadonlySet<string> | undefined => {
+  const paths = mask === undefined || mask.paths.length === 0 ? defaults : mask.paths
+  const at = prefix === "" ? [] : prefix.split(".").map(camel)
+  const fields = new Set<string>()
+  for (const path of paths) {
+    const names = path.split(".").map(camel)
+    const shared = Math.min(names.length, at.length)
+    if (names.slice(0, shared).some((name, i) => name !== at[i])) continue
+    const next = names[at.length]
+    if (next === undefined) return undefined
+    fields.add(next)
+  }
+  return fields
+}

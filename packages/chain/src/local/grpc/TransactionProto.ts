@@ -1,7 +1,8 @@
 import type { bcs } from "@mysten/sui/bcs"
 import { GrpcTypes } from "@mysten/sui/grpc"
-import { fromBase64, normalizeSuiAddress } from "@mysten/sui/utils"
+import { normalizeSuiAddress } from "@mysten/sui/utils"
 import { CLOCK_OBJECT_ID } from "@gateway/domain/chain/SpendAccountModule"
+import { decodeBase64 } from "../../Base64.ts"
 import type { LedgerObject } from "../LedgerObject.ts"
 import type { TransactionData } from "../LocalLedger.ts"
 import { GrpcFailure } from "./GrpcFailure.ts"
@@ -30,7 +31,7 @@ const argumentProto = (argument: Argument): GrpcTypes.Argument => {
 }
 
 const inputProto = (input: CallArg): GrpcTypes.Input => {
-  if (input.$kind === "Pure") return { kind: InputKind.PURE, pure: fromBase64(input.Pure.bytes) }
+  if (input.$kind === "Pure") return { kind: InputKind.PURE, pure: decodeBase64(input.Pure.bytes) }
   if (input.$kind === "Object") {
     const object = input.Object
     if (object.$kind === "SharedObject") {
