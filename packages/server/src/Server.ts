@@ -32,13 +32,23 @@ import { ServiceReadCache } from "./catalog/ServiceReadCache.ts"
 import { Signers } from "./signers/Signers.ts"
 import { SpendAccounts } from "./owners/SpendAccounts.ts"
 import { Sponsorship } from "./sponsorship/Sponsorship.ts"
+import { UpstreamForwarder } from "./upstream/UpstreamForwarder.ts"
 import { withRequestId } from "./observability/Logging.ts"
 import { layerMigrations } from "./storage/Migrations.ts"
 
 /** Request bodies above this are refused with INVALID before any handler runs. */
 export const MAX_BODY = ByteSize.kibibytes(64)
 
-const Base = Layer.mergeAll(SessionRepo.layer, PolicyRepo.layer, SignerRepo.layer, CatalogRepo.layer, PaymentRepo.layer, GatewayKeyRepo.layer, PublicUrl.layer)
+const Base = Layer.mergeAll(
+  SessionRepo.layer,
+  PolicyRepo.layer,
+  SignerRepo.layer,
+  CatalogRepo.layer,
+  PaymentRepo.layer,
+  GatewayKeyRepo.layer,
+  PublicUrl.layer,
+  UpstreamForwarder.layer
+)
 
 const Core = Layer.mergeAll(OwnerSessions.layer, Policies.layer, GrantVerification.layer, Catalog.layer).pipe(Layer.provideMerge(Base))
 

@@ -3,7 +3,7 @@ import { SqlClient, SqlSchema } from "effect/sql"
 import { RegisterService, ServiceStatus } from "@gateway/domain/CatalogEntry"
 import type { Unavailable } from "@gateway/domain/Errors"
 import type { SuiAddress } from "@gateway/domain/SuiAddress"
-import { BigIntColumn, Count, storeDecoded, Timestamp } from "../storage/Codecs.ts"
+import { BigIntColumn, Count, storeDecoded, TimestampIso } from "../storage/Codecs.ts"
 
 /** The terms of one immutable revision, as the seller registered them (upstream and its credential aside). */
 export const Terms = RegisterService.mapFields(({ upstreamUrl: _u, upstreamCredential: _c, ...terms }) => terms)
@@ -11,23 +11,27 @@ export type Terms = typeof Terms.Type
 
 const TermsJson = Schema.fromJsonString(Terms)
 
-export interface ServiceRow {
-  readonly id: string
-  readonly ownerAddress: string
-  readonly status: ServiceStatus
-  readonly activeRevision: number
-  readonly draftRevision: number | null
-  readonly createdAt: string
-  readonly updatedAt: string
-}
+/** A service as stored: who owns it, its state and which revisions are live and pending. */
+export const ServiceRow = Schema.Struct({
+  id: Schema.String,
+  ownerAddress: Schema.String,
+  status: ServiceStatus,
+  activeRevision: Schema.Number,
+  draftRevision: Schema.NullOr(Schema.Number),
+  createdAt: TimestampIso,
+  updatedAt: TimestampIso
+})
+export type ServiceRow = typeof ServiceRow.Type
 
-export interface Revision {
-  readonly revision: number
-  readonly terms: Terms
-  readonly upstreamUrl: string
+/** One revision of a service's terms and upstream. */
+export const Revision = Schema.Struct({
+  revision: Schema.Number,
+  terms: TermsJson,
+  upstreamUrl: Schema.String,
   /** The seller's upstream secret as SellerCredentials sealed it; never the secret itself. */
-  readonly sealedCredential: string | null
-}
+  sealedCredential: Schema.NullOr(Schema.String)
+})
+export type Revision = typeof Revision.Type
 
 export interface ServiceWithRevisions {
   readonly service: ServiceRow
@@ -37,37 +41,7 @@ export interface ServiceWithRevisions {
   readonly draft: Option.Option<Revision>
 }
 
-const Row = Schema.Struct({
-  id: Schema.String,
-  ownerAddress: Schema.String,
-  status: ServiceStatus,
-  activeRevision: Schema.Number,
-  draftRevision: Schema.NullOr(Schema.Number),
-  createdAt: Timestamp,
-  updatedAt: Timestamp
-})
-
-const RevisionRow = Schema.Struct({
-  revision: Schema.Number,
-  terms: TermsJson,
-  upstreamUrl: Schema.String,
-  upstreamCredential: Schema.NullOr(Schema.String)
-})
-
-const ServiceRevisionRow = Schema.Struct({ serviceId: Schema.String, ...RevisionRow.fields })
-
-const toService = (row: typeof Row.Type): ServiceRow => ({
-  ...row,
-  createdAt: row.createdAt.toISOString(),
-  updatedAt: row.updatedAt.toISOString()
-})
-
-const toRevision = (row: typeof RevisionRow.Type): Revision => ({
-  revision: row.revision,
-  terms: row.terms,
-  upstreamUrl: row.upstreamUrl,
-  sealedCredential: row.upstreamCredential
-})
+const ServiceRevision = Schema.Struct({ serviceId: Schema.String, ...Revision.fields })
 
 /** What the public list matches `q` against: id, name and description, lowercased. */
 const searchText = (id: string, terms: Terms) => `${id} ${terms.name} ${terms.description}`.toLowerCase()
@@ -108,9 +82,9 @@ export class CatalogRepo extends Context.Service<CatalogRepo, {
       const sql = yield* SqlClient.SqlClient
       const revisionsOf = SqlSchema.findAll({
         Request: Schema.Array(Schema.String),
-        Result: ServiceRevisionRow,
+        Result: ServiceRevision,
         execute: (ids) =>
-          sql`SELECT r.service_id, r.revision, r.terms, r.upstream_url, r.upstream_credential
+          sql`SELECT r.service_id, r.revision, r.terms, r.upstream_url, r.upstream_credential AS sealed_credential
               FROM service_revisions r JOIN services s ON s.id = r.service_id
               WHERE s.id IN ${sql.in(ids)} AND (r.revision = s.active_revision OR r.revision = s.draft_revision)`
       })
@@ -123,12 +97,11 @@ export class CatalogRepo extends Context.Service<CatalogRepo, {
             ON CONFLICT (service_id, revision) DO UPDATE SET terms = EXCLUDED.terms, upstream_url = EXCLUDED.upstream_url,
               upstream_credential = EXCLUDED.upstream_credential, created_at = EXCLUDED.created_at`
 
-      const withRevisions = (rows: ReadonlyArray<typeof Row.Type>) =>
+      const withRevisions = (services: ReadonlyArray<ServiceRow>) =>
         Effect.gen(function*() {
-          const services = rows.map(toService)
           if (services.length === 0) return []
           const revisions = yield* revisionsOf(services.map((s) => s.id))
-          const byKey = new Map(revisions.map((r) => [`${r.serviceId}#${r.revision}`, toRevision(r)] as const))
+          const byKey = new Map(revisions.map(({ serviceId, ...revision }) => [`${serviceId}#${revision.revision}`, revision] as const))
           return services.map((service) => ({
             service,
             active: Option.fromNullishOr(byKey.get(`${service.id}#${service.activeRevision}`)),
@@ -138,16 +111,16 @@ export class CatalogRepo extends Context.Service<CatalogRepo, {
 
       const serviceById = SqlSchema.findAll({
         Request: Schema.String,
-        Result: Row,
+        Result: ServiceRow,
         execute: (id) =>
           sql`SELECT id, owner_address, status, active_revision, draft_revision, created_at, updated_at FROM services WHERE id = ${id}`
       })
 
       const activatedRevision = SqlSchema.findOneOption({
         Request: Schema.Struct({ id: Schema.String, revision: Schema.Number }),
-        Result: RevisionRow,
+        Result: Revision,
         execute: ({ id, revision }) =>
-          sql`SELECT r.revision, r.terms, r.upstream_url, r.upstream_credential
+          sql`SELECT r.revision, r.terms, r.upstream_url, r.upstream_credential AS sealed_credential
               FROM service_revisions r JOIN services s ON s.id = r.service_id
               WHERE r.service_id = ${id} AND r.revision = ${revision} AND r.revision <= s.active_revision`
       })
@@ -167,7 +140,7 @@ export class CatalogRepo extends Context.Service<CatalogRepo, {
       })
       const livePage = SqlSchema.findAll({
         Request: LiveQuery,
-        Result: Schema.Struct({ ...Row.fields, liveSeq: BigIntColumn }),
+        Result: Schema.Struct({ ...ServiceRow.fields, liveSeq: BigIntColumn }),
         execute: (r) =>
           sql`SELECT id, owner_address, status, active_revision, draft_revision, created_at, updated_at, live_seq FROM services
               WHERE ${liveWhere(r)} ORDER BY live_seq LIMIT ${r.limit}`
@@ -192,6 +165,35 @@ export class CatalogRepo extends Context.Service<CatalogRepo, {
           return yield* ownerCounts(owner)
         })
 
+      // The draft is always the active revision + 1, so each activation raises activeRevision by exactly one.
+      const openDraft = SqlSchema.findOneOption({
+        Request: Schema.Struct({ id: Schema.String, owner: Schema.String, now: Schema.String }),
+        Result: Schema.Struct({ next: Schema.Number }),
+        execute: ({ id, owner, now }) =>
+          sql`UPDATE services SET draft_revision = active_revision + 1, updated_at = ${now}
+              WHERE id = ${id} AND owner_address = ${owner}
+              RETURNING draft_revision AS next`
+      })
+      // A live service's edit going live adds no service, so only a first activation meets the bound.
+      const makeLive = SqlSchema.findOneOption({
+        Request: Schema.Struct({ id: Schema.String, owner: Schema.String, now: Schema.String, underBound: Schema.Boolean }),
+        Result: Schema.Struct({ activeRevision: Schema.Number }),
+        execute: ({ id, owner, now, underBound }) =>
+          sql`UPDATE services
+              SET active_revision = draft_revision, draft_revision = NULL, status = 'live',
+                  live_seq = COALESCE(live_seq, nextval('services_live_seq')), updated_at = ${now}, search = ''
+              WHERE id = ${id} AND owner_address = ${owner} AND draft_revision IS NOT NULL
+                AND ${underBound ? sql`TRUE` : sql`status = 'live'`}
+              RETURNING active_revision`
+      })
+      const draftPending = SqlSchema.findOne({
+        Request: Schema.Struct({ id: Schema.String, owner: Schema.String }),
+        Result: Schema.Struct({ pending: Schema.Boolean }),
+        execute: ({ id, owner }) =>
+          sql`SELECT EXISTS (SELECT 1 FROM services WHERE id = ${id} AND owner_address = ${owner} AND draft_revision IS NOT NULL)
+              AS pending`
+      })
+
       /** The text `q` matches a live service by, from the revision just made live. */
       const searchable = (id: string, active: number) =>
         Effect.gen(function*() {
@@ -214,13 +216,9 @@ export class CatalogRepo extends Context.Service<CatalogRepo, {
         addRevision: ({ id, owner, revision, now }) =>
           sql.withTransaction(
             Effect.gen(function*() {
-              // The draft is always the active revision + 1, so each activation raises activeRevision by exactly one.
-              const rows = yield* sql<{ next: number }>`UPDATE services
-                  SET draft_revision = active_revision + 1, updated_at = ${now.toISOString()}
-                  WHERE id = ${id} AND owner_address = ${owner}
-                  RETURNING draft_revision AS next`
-              const next = rows[0]?.next
-              if (next === undefined) return Option.none<number>()
+              const opened = yield* openDraft({ id, owner, now: now.toISOString() })
+              if (Option.isNone(opened)) return Option.none<number>()
+              const { next } = opened.value
               yield* putDraftRevision(id, { ...revision, revision: next }, now)
               return Option.some(next)
             })
@@ -230,23 +228,12 @@ export class CatalogRepo extends Context.Service<CatalogRepo, {
           sql.withTransaction(
             Effect.gen(function*() {
               const { live } = yield* lockedCounts(owner)
-              // A live service's edit going live adds no service, so only a first activation meets the bound.
-              const withinBound = live < maxLive ? sql`TRUE` : sql`status = 'live'`
-              const rows = yield* sql<{ activeRevision: number }>`UPDATE services
-                  SET active_revision = draft_revision, draft_revision = NULL, status = 'live',
-                      live_seq = COALESCE(live_seq, nextval('services_live_seq')), updated_at = ${now.toISOString()},
-                      search = ''
-                  WHERE id = ${id} AND owner_address = ${owner} AND draft_revision IS NOT NULL
-                    AND ${withinBound}
-                  RETURNING active_revision`
-              const active = rows[0]?.activeRevision
-              if (active !== undefined) {
-                yield* searchable(id, active)
-                return { _tag: "Activated", revision: active } satisfies Activation
+              const made = yield* makeLive({ id, owner, now: now.toISOString(), underBound: live < maxLive })
+              if (Option.isSome(made)) {
+                yield* searchable(id, made.value.activeRevision)
+                return { _tag: "Activated", revision: made.value.activeRevision } satisfies Activation
               }
-              const pending = yield* sql`SELECT 1 FROM services
-                  WHERE id = ${id} AND owner_address = ${owner} AND draft_revision IS NOT NULL`
-              return pending.length > 0
+              return (yield* draftPending({ id, owner })).pending
                 ? { _tag: "LiveLimitReached" } satisfies Activation
                 : { _tag: "NothingToActivate" } satisfies Activation
             })
@@ -262,7 +249,6 @@ export class CatalogRepo extends Context.Service<CatalogRepo, {
 
         findActivated: (id, revision) =>
           activatedRevision({ id, revision }).pipe(
-            Effect.map(Option.map(toRevision)),
             storeDecoded,
             Effect.withSpan("CatalogRepo.findActivated", { attributes: { "service.id": id, "service.revision": revision } })
           ),

@@ -19,7 +19,7 @@ import { mintNonce, openNonce } from "./ChallengeNonce.ts"
 import { challengeHeaders, mppSecretOf, type PaymentCredential, readCredential } from "./PaymentChallenge.ts"
 import { provesPossession } from "./PaymentProofCheck.ts"
 import { PublicUrl } from "../http/PublicUrl.ts"
-import { callUpstream, type UpstreamAnswer, upstreamHeaders } from "../upstream/UpstreamForwarder.ts"
+import { type UpstreamAnswer, UpstreamForwarder, upstreamHeaders } from "../upstream/UpstreamForwarder.ts"
 import { hostPortOf } from "../upstream/UpstreamPolicy.ts"
 
 export interface PaidCallRequest {
@@ -86,6 +86,7 @@ export class PaidCalls extends Context.Service<PaidCalls, {
       const publicUrl = yield* PublicUrl
       const config = yield* AppConfig
       const keys = yield* GatewayKeyRepo
+      const upstream = yield* UpstreamForwarder
       const now = Effect.map(Clock.currentTimeMillis, (ms) => new Date(ms))
       const decodeRules = Schema.decodeUnknownSync(Schema.Array(PolicyRule))
 
@@ -177,7 +178,7 @@ export class PaidCalls extends Context.Service<PaidCalls, {
       ) {
         // The seller's own credential, decrypted for this forward only; never logged.
         const secret = Option.getOrUndefined(Option.map(target.upstreamCredential, Redacted.value))
-        const answer = yield* callUpstream({
+        const answer = yield* upstream.call({
           url: `${target.upstreamUrl}${request.search}`,
           method: request.method,
           headers: upstreamHeaders({ caller: request.headers, secret, clientAddress: request.clientAddress, proto, digest: credential.digest }),
@@ -254,6 +255,10 @@ export class PaidCalls extends Context.Service<PaidCalls, {
         }, tx)
         // Before anything is written: a credential that does not prove possession leaves the payment redeemable by its payer.
         if (!(yield* provesPossession(credential, proven(request, entry), paid.delegate))) return yield* challenge(entry, "payment_proof_invalid")
+        const grant = yield* signers.findPayingGrant(paid.grantObjectId)
+        const payingGrant = Option.getOrNull(grant)
+        // Money moved but the call is refused or late: the payment is recorded (so the owner can reconcile it) and the nonce is spent.
+        // It keeps what its listings show, as it is now: the asked revision's terms, the grant's asset when the grant is ours.
         const record = (refusal: string | null) =>
           Effect.flatMap(now, (at) =>
             repo.claim({
@@ -261,14 +266,16 @@ export class PaidCalls extends Context.Service<PaidCalls, {
               nonce: credential.nonce,
               serviceId: entry.id,
               revision: claims.revision,
+              serviceName: asked.name,
+              asset: payingGrant?.coinType ?? asked.asset,
+              recipient: asked.payTo,
               grantObjectId: paid.grantObjectId,
+              grantId: payingGrant?.id ?? null,
               payer: paid.delegate,
               amount: paid.amount.toString(),
               refusal,
               now: at
             }))
-        // Money moved but the call is refused or late: the payment is recorded (so the owner can reconcile it) and the nonce is spent.
-        const grant = yield* signers.findPayingGrant(paid.grantObjectId)
         const acceptance = decideAcceptance({
           paidAtMs: Number(tx.timestampMs),
           challengeExpiresAtMs: claims.expiresAtMs,

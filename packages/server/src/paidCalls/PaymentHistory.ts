@@ -85,9 +85,13 @@ export class PaymentHistory extends Context.Service<PaymentHistory, {
 
       return PaymentHistory.of({
         // Ownership first: another owner's signer or seller's service answers the NOT_FOUND its other routes give.
+        // By the signer's grant objects, not a signer id kept on the payment: a payment made before its grant was
+        // finalized (refused, but money moved) shows once the grant is bound to its object, under the grant's id.
         forSigner: Effect.fn("PaymentHistory.forSigner")(function*(owner, id, query) {
-          yield* signers.get(owner, id)
-          return yield* page((limit, cursor) => repo.listForSigner(id, limit, cursor), query)
+          const signer = yield* signers.get(owner, id)
+          const grantIds = new Map(signer.grants.flatMap((g) => g.grantObjectId === null ? [] : [[g.grantObjectId, g.id] as const]))
+          const list = yield* page((limit, cursor) => repo.listForGrants([...grantIds.keys()], limit, cursor), query)
+          return { ...list, payments: list.payments.map((p) => ({ ...p, grantId: p.grantId ?? grantIds.get(p.grantObjectId) ?? null })) }
         }),
         forService: Effect.fn("PaymentHistory.forService")(function*(seller, id, query) {
           yield* catalog.manage(seller, id)

@@ -1,5 +1,5 @@
 import { Context, Effect, Layer, Option, Schema } from "effect"
-import { SqlClient, SqlSchema, type Statement } from "effect/sql"
+import { SqlClient, SqlSchema } from "effect/sql"
 import type { Unavailable } from "@gateway/domain/Errors"
 import { onUniqueViolation, storeDecoded, storeUnavailable, Timestamp } from "../storage/Codecs.ts"
 
@@ -56,39 +56,20 @@ const paymentOf = (r: typeof PaymentRow.Type): Payment => ({
     })
 })
 
-/** One recorded payment as its payer's owner or its seller sees it. */
-export interface PaymentRecord {
-  readonly digest: string
-  readonly serviceId: string
-  readonly serviceName: string
-  readonly amount: string
-  /** The paying grant's coin type, or the service's asset when the grant is not one this gateway provisioned. */
-  readonly asset: string
-  readonly recipient: string
-  readonly payer: string
-  /** The gateway's id for the paying grant; null when the grant is not one it provisioned. */
-  readonly grantId: string | null
-  readonly grantObjectId: string
-  readonly status: PaymentStatus
-  readonly refusal: string | null
-  readonly upstreamStatus: number | null
-  readonly createdAt: Date
-}
-
-/** Where a listing resumes: after the payment with this time and digest, newest first. */
-export interface PaymentListCursor {
-  readonly createdAt: Date
-  readonly digest: string
-}
-
-const PaymentRecordRow = Schema.Struct({
+/**
+ * One recorded payment as its payer's owner or its seller sees it, read from the payment alone: name,
+ * asset, recipient, grant and signer are as they were when it was claimed.
+ */
+export const PaymentRecord = Schema.Struct({
   digest: Schema.String,
   serviceId: Schema.String,
   serviceName: Schema.String,
   amount: Schema.String,
+  /** The paying grant's coin type, or the service's asset when the grant is not one this gateway provisioned. */
   asset: Schema.String,
   recipient: Schema.String,
   payer: Schema.String,
+  /** The gateway's id for the paying grant; null when the grant is not one it provisioned. */
   grantId: Schema.NullOr(Schema.String),
   grantObjectId: Schema.String,
   status: PaymentStatus,
@@ -96,9 +77,42 @@ const PaymentRecordRow = Schema.Struct({
   upstreamStatus: Schema.NullOr(Schema.Number),
   createdAt: Timestamp
 })
+export type PaymentRecord = typeof PaymentRecord.Type
 
-const decodeRecords = Schema.decodeUnknownEffect(Schema.Array(PaymentRecordRow))
+/** Where a listing resumes: after the payment with this time and digest, newest first. */
+export interface PaymentListCursor {
+  readonly createdAt: Date
+  readonly digest: string
+}
 
+/**
+ * One page of a listing: the payments from any of `grantObjectIds` (a signer's grants) or to `serviceId`,
+ * after the cursor (ISO time and digest).
+ */
+const ListingRequest = Schema.Struct({
+  grantObjectIds: Schema.NullOr(Schema.Array(Schema.String)),
+  serviceId: Schema.NullOr(Schema.String),
+  limit: Schema.Number,
+  cursor: Schema.NullOr(Schema.Struct({ createdAt: Schema.String, digest: Schema.String }))
+})
+
+/** What a payment records beyond its proof: the terms it paid and the grant it came from, as they were. */
+export interface PaymentClaim {
+  readonly digest: string
+  readonly nonce: string
+  readonly serviceId: string
+  readonly revision: number
+  readonly serviceName: string
+  readonly asset: string
+  readonly recipient: string
+  readonly grantObjectId: string
+  /** The paying grant's id; null when the grant is not one this gateway has bound to its object (yet). */
+  readonly grantId: string | null
+  readonly payer: string
+  readonly amount: string
+  readonly refusal: string | null
+  readonly now: Date
+}
 
 /** SQL for the payments that answered 402 challenges (nonce and digest UNIQUE). */
 export class PaymentRepo extends Context.Service<PaymentRepo, {
@@ -108,17 +122,7 @@ export class PaymentRepo extends Context.Service<PaymentRepo, {
    * Records a verified payment, as being forwarded or (with a refusal) as refused; false when the
    * nonce or digest is already taken.
    */
-  claim(input: {
-    digest: string
-    nonce: string
-    serviceId: string
-    revision: number
-    grantObjectId: string
-    payer: string
-    amount: string
-    refusal: string | null
-    now: Date
-  }): Effect.Effect<boolean, Unavailable>
+  claim(input: PaymentClaim): Effect.Effect<boolean, Unavailable>
   /**
    * Takes a payment back for one more forward: one whose forward failed, or one left in flight
    * longer than `staleMs` by a request that died. False when another request has it.
@@ -134,11 +138,11 @@ export class PaymentRepo extends Context.Service<PaymentRepo, {
    */
   forgetAnswersBefore(cutoff: Date): Effect.Effect<number, Unavailable>
   /**
-   * The payments made from a signer's grants, newest first (time, then digest), up to `limit`, after
-   * `cursor`. The caller has checked the signer is the owner's.
+   * The payments made from these grant objects (a signer's), newest first (time, then digest), up to
+   * `limit`, after `cursor`. The caller has checked the signer is the owner's.
    */
-  listForSigner(signerId: string, limit: number, cursor: Option.Option<PaymentListCursor>): Effect.Effect<ReadonlyArray<PaymentRecord>, Unavailable>
-  /** The payments made to a service, newest first, as `listForSigner`. The caller has checked the service is the seller's. */
+  listForGrants(grantObjectIds: ReadonlyArray<string>, limit: number, cursor: Option.Option<PaymentListCursor>): Effect.Effect<ReadonlyArray<PaymentRecord>, Unavailable>
+  /** The payments made to a service, newest first, as `listForGrants`. The caller has checked the service is the seller's. */
   listForService(serviceId: string, limit: number, cursor: Option.Option<PaymentListCursor>): Effect.Effect<ReadonlyArray<PaymentRecord>, Unavailable>
 }>()("@gateway/server/PaymentRepo") {
   static readonly layer = Layer.effect(
@@ -146,21 +150,32 @@ export class PaymentRepo extends Context.Service<PaymentRepo, {
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
       // Keyset paging on (created_at, digest): a payment recorded while the owner pages lands before the
-      // first page, never between pages. Name, asset and recipient are those of the revision that was paid.
-      const listWhere = (span: string, where: Statement.Fragment, limit: number, cursor: Option.Option<PaymentListCursor>) =>
-        sql`
-            SELECT p.digest, p.service_id, r.terms::jsonb ->> 'name' AS service_name, p.amount,
-                COALESCE(g.coin_type, r.terms::jsonb ->> 'asset') AS asset, r.terms::jsonb ->> 'payTo' AS recipient,
-                p.payer, g.id AS grant_id, p.grant_object_id, p.status, p.refusal, p.upstream_status, p.created_at
-            FROM payments p
-            JOIN service_revisions r ON r.service_id = p.service_id AND r.revision = p.revision
-            LEFT JOIN grants g ON g.grant_object_id = p.grant_object_id
-            WHERE ${sql.and([
-          where,
-          ...Option.toArray(Option.map(cursor, (c) => sql`(p.created_at, p.digest) < (${c.createdAt.toISOString()}::timestamptz, ${c.digest})`))
-        ])}
-            ORDER BY p.created_at DESC, p.digest DESC
-            LIMIT ${limit}`.pipe(Effect.flatMap(decodeRecords), storeDecoded, Effect.withSpan(span))
+      // first page, never between pages.
+      const page = SqlSchema.findAll({
+        Request: ListingRequest,
+        Result: PaymentRecord,
+        execute: ({ grantObjectIds, serviceId, limit, cursor }) =>
+          sql`SELECT digest, service_id, service_name, amount, asset, recipient, payer, grant_id, grant_object_id, status,
+                refusal, upstream_status, created_at
+              FROM payments
+              WHERE ${sql.and([
+            grantObjectIds === null ? sql`service_id = ${serviceId}` : sql.in("grant_object_id", grantObjectIds),
+            ...(cursor === null ? [] : [sql`(created_at, digest) < (${cursor.createdAt}::timestamptz, ${cursor.digest})`])
+          ])}
+              ORDER BY created_at DESC, digest DESC
+              LIMIT ${limit}`
+      })
+      const cursorOf = (cursor: Option.Option<PaymentListCursor>) =>
+        Option.getOrNull(Option.map(cursor, (c) => ({ createdAt: c.createdAt.toISOString(), digest: c.digest })))
+      const listForGrants = (grantObjectIds: ReadonlyArray<string>, limit: number, cursor: Option.Option<PaymentListCursor>) =>
+        grantObjectIds.length === 0
+          ? Effect.succeed([])
+          : page({ grantObjectIds, serviceId: null, limit, cursor: cursorOf(cursor) }).pipe(storeDecoded, Effect.withSpan("PaymentRepo.listForGrants"))
+      const listForService = (serviceId: string, limit: number, cursor: Option.Option<PaymentListCursor>) =>
+        page({ grantObjectIds: null, serviceId, limit, cursor: cursorOf(cursor) }).pipe(
+          storeDecoded,
+          Effect.withSpan("PaymentRepo.listForService", { attributes: { "service.id": serviceId } })
+        )
       const paymentBy = SqlSchema.findOneOption({
         Request: Schema.Struct({ nonce: Schema.String, digest: Schema.String }),
         Result: PaymentRow,
@@ -173,9 +188,10 @@ export class PaymentRepo extends Context.Service<PaymentRepo, {
         findPayment: (nonce, digest) =>
           paymentBy({ nonce, digest }).pipe(Effect.map(Option.map(paymentOf)), storeDecoded, Effect.withSpan("PaymentRepo.findPayment")),
         claim: (p) =>
-          sql`INSERT INTO payments (digest, nonce, service_id, revision, grant_object_id, payer, amount, status, refusal, created_at,
-                updated_at)
-              VALUES (${p.digest}, ${p.nonce}, ${p.serviceId}, ${p.revision}, ${p.grantObjectId}, ${p.payer}, ${p.amount},
+          sql`INSERT INTO payments (digest, nonce, service_id, revision, service_name, asset, recipient, grant_object_id, grant_id,
+                payer, amount, status, refusal, created_at, updated_at)
+              VALUES (${p.digest}, ${p.nonce}, ${p.serviceId}, ${p.revision}, ${p.serviceName}, ${p.asset}, ${p.recipient},
+                ${p.grantObjectId}, ${p.grantId}, ${p.payer}, ${p.amount},
                 ${p.refusal === null ? "forwarding" : "refused"}, ${p.refusal}, ${p.now.toISOString()}, now())`.pipe(
             Effect.as(true),
             onUniqueViolation(() => false),
@@ -204,8 +220,8 @@ export class PaymentRepo extends Context.Service<PaymentRepo, {
           sql`UPDATE payments SET upstream_status = NULL, answer_content_type = NULL, answer_body = NULL
               WHERE answer_body IS NOT NULL AND answered_at < ${cutoff.toISOString()}
               RETURNING digest`.pipe(Effect.map((rows) => rows.length), storeUnavailable, Effect.withSpan("PaymentRepo.forgetAnswersBefore")),
-        listForSigner: (signerId, limit, cursor) => listWhere("PaymentRepo.listForSigner", sql`g.signer_id = ${signerId}`, limit, cursor),
-        listForService: (serviceId, limit, cursor) => listWhere("PaymentRepo.listForService", sql`p.service_id = ${serviceId}`, limit, cursor)
+        listForGrants,
+        listForService
       })
     })
   )

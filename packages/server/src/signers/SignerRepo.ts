@@ -1,5 +1,5 @@
 import { Context, Data, Effect, Layer, Option, Schema } from "effect"
-import { SqlClient, SqlSchema } from "effect/sql"
+import { SqlClient, SqlSchema, type Statement } from "effect/sql"
 import { DelegatedSigner } from "@gateway/domain/DelegatedSigner"
 import type { Unavailable } from "@gateway/domain/Errors"
 import { Grant } from "@gateway/domain/Grant"
@@ -16,10 +16,6 @@ const StoredRecord = Schema.NullOr(Schema.Struct({ grantId: Schema.String, actio
 
 const SignerColumn = JsonColumn(StoredSigner)
 const RecordColumn = JsonColumn(StoredRecord)
-const decodeSigner = Schema.decodeUnknownSync(StoredSigner)
-const decodeRecord = (value: unknown) => Option.fromNullishOr(Schema.decodeUnknownSync(RecordColumn)(value))
-const decodeFields = Schema.decodeUnknownSync(JsonColumn(Schema.Record(Schema.String, Schema.Unknown)))
-const decodeGrant = Schema.decodeUnknownSync(JsonColumn(Schema.Unknown))
 
 export interface NewSigner {
   readonly id: string
@@ -64,20 +60,17 @@ export interface TransitionInput {
   readonly decide: (locked: { readonly signer: DelegatedSigner; readonly grant: Grant; readonly record: DigestRecord }) => FinalizeDecision
 }
 
-/** The grant a verified payment came from, with its signer's policy snapshot. */
-export interface PayingGrant {
-  readonly coinType: string
-  readonly poolId: string
-  readonly policyRules: ReadonlyArray<unknown>
-}
-
+/** The grant a verified payment came from: its id and its signer's policy snapshot. */
 const PayingGrantRow = Schema.Struct({
+  id: Schema.String,
   coinType: Schema.String,
   poolId: Schema.String,
   policyRules: JsonColumn(Schema.Array(Schema.Unknown))
 })
+export type PayingGrant = typeof PayingGrantRow.Type
 
 const SignerRow = Schema.Struct({ signer: SignerColumn })
+const RecordRow = Schema.Struct({ recorded: RecordColumn })
 const CreateRow = Schema.Struct({ requestHash: Schema.String, createResponse: Schema.String, signer: SignerColumn })
 
 /** Rolls a prepare step back when a grant is no longer in the state it was read in. */
@@ -132,8 +125,11 @@ export class SignerRepo extends Context.Service<SignerRepo, {
       const signerFields = sql`'id', s.id, 'seq', s.seq::text, 'owner', s.owner_address, 'agentAddress', s.agent_address,
         'name', s.name, 'profileIds', s.profile_ids, 'policyIds', s.policy_ids, 'onChainPolicyIds', s.on_chain_policy_ids,
         'policyRules', s.policy_rules, 'createdAtMs', ${epochMs("s.created_at")}, 'updatedAtMs', ${epochMs("s.updated_at")}`
-      const signerJson = sql`json_build_object(${signerFields}, 'grants', COALESCE((SELECT json_agg(${grantJson} ORDER BY g.position)
-        FROM grants g WHERE g.signer_id = s.id), '[]'::json))`
+      /** The signer `s` with its grants, read from `grants` or from the rows a statement locked. */
+      const signerJsonOver = (grants: Statement.Fragment) =>
+        sql`json_build_object(${signerFields}, 'grants', COALESCE((SELECT json_agg(${grantJson} ORDER BY g.position)
+          FROM ${grants} g WHERE g.signer_id = s.id), '[]'::json))`
+      const signerJson = signerJsonOver(sql`grants`)
 
       const createOf = SqlSchema.findOneOption({
         Request: Schema.Struct({ owner: Schema.String, key: Schema.String }),
@@ -146,7 +142,7 @@ export class SignerRepo extends Context.Service<SignerRepo, {
         Request: Schema.String,
         Result: PayingGrantRow,
         execute: (grantObjectId) =>
-          sql`SELECT g.coin_type, g.pool_id, s.policy_rules FROM grants g
+          sql`SELECT g.id, g.coin_type, g.pool_id, s.policy_rules FROM grants g
               JOIN delegated_signers s ON s.id = g.signer_id WHERE g.grant_object_id = ${grantObjectId}`
       })
       const signerById = SqlSchema.findOneOption({
@@ -164,6 +160,25 @@ export class SignerRepo extends Context.Service<SignerRepo, {
                 JOIN grants tg ON tg.id = t.grant_id JOIN delegated_signers ts ON ts.id = tg.signer_id
                 WHERE t.digest = ${digest} AND ts.owner_address = ${owner}) AS recorded
               FROM delegated_signers s WHERE s.id = ${id} AND s.owner_address = ${owner}`
+      })
+      // Every grant of the signer locked in position order (as setStatuses locks them), and the aggregate built from
+      // the locked rows: those are the rows' current versions, where a statement's snapshot would predate the wait.
+      const lockedSigner = SqlSchema.findOneOption({
+        Request: Schema.Struct({ owner: Schema.String, id: Schema.String }),
+        Result: SignerRow,
+        execute: ({ owner, id }) =>
+          sql`WITH locked AS MATERIALIZED (
+                SELECT g.* FROM grants g JOIN delegated_signers s ON s.id = g.signer_id
+                WHERE g.signer_id = ${id} AND s.owner_address = ${owner}
+                ORDER BY g.position FOR UPDATE OF g
+              )
+              SELECT ${signerJsonOver(sql`locked`)} AS signer FROM delegated_signers s WHERE s.id = ${id} AND s.owner_address = ${owner}`
+      })
+      const recordOf = SqlSchema.findOneOption({
+        Request: Schema.String,
+        Result: RecordRow,
+        execute: (digest) =>
+          sql`SELECT json_build_object('grantId', grant_id, 'action', action) AS recorded FROM grant_transitions WHERE digest = ${digest}`
       })
       const signersOf = SqlSchema.findAll({
         Request: Schema.Struct({ owner: Schema.String, limit: Schema.Number, beforeSeq: Schema.NullOr(Schema.String) }),
@@ -234,22 +249,15 @@ export class SignerRepo extends Context.Service<SignerRepo, {
         transition: (input) =>
           sql.withTransaction(
             Effect.gen(function*() {
-              // Every grant of the signer, in position order (as setStatuses locks them), so the siblings read here are current.
-              const rows = yield* sql<{ grant: unknown; signer: unknown }>`SELECT ${grantJson} AS grant,
-                  json_build_object(${signerFields}) AS signer
-                  FROM grants g JOIN delegated_signers s ON s.id = g.signer_id
-                  WHERE g.signer_id = ${input.signerId} AND s.owner_address = ${input.owner}
-                  ORDER BY g.position FOR UPDATE OF g`
-              const first = rows[0]
-              if (first === undefined) return { _tag: "NotFound" } satisfies TransitionResult
-              const signer = decodeSigner({ ...decodeFields(first.signer), grants: rows.map((r) => decodeGrant(r.grant)) })
+              const locked = yield* lockedSigner({ owner: input.owner, id: input.signerId })
+              if (Option.isNone(locked)) return { _tag: "NotFound" } satisfies TransitionResult
+              const { signer } = locked.value
               const grant = signer.grants.find((g) => g.id === input.grantId)
               if (grant === undefined) return { _tag: "NotFound" } satisfies TransitionResult
               // Its own statement, after the lock: a statement's snapshot predates the wait, and a finalize that
               // held the lock has recorded the digest since.
-              const recorded = yield* sql<{ recorded: unknown }>`SELECT json_build_object('grantId', grant_id, 'action', action)
-                  AS recorded FROM grant_transitions WHERE digest = ${input.digest}`
-              const record = digestRecordFor(decodeRecord(recorded[0]?.recorded ?? null), input.grantId)
+              const recorded = yield* recordOf(input.digest)
+              const record = digestRecordFor(Option.flatMap(recorded, (r) => Option.fromNullishOr(r.recorded)), input.grantId)
               const decision = input.decide({ signer, grant, record })
               if (decision._tag === "Refuse") return { _tag: "Refused", reason: decision.reason } satisfies TransitionResult
               if (decision._tag === "Keep") return { _tag: "Kept", signer } satisfies TransitionResult
@@ -270,7 +278,7 @@ export class SignerRepo extends Context.Service<SignerRepo, {
             // A concurrent transaction recorded this digest (or bound this object) and committed first; the
             // failure has rolled this one back. The caller answers from the store, not UNAVAILABLE.
             onUniqueViolation(() => ({ _tag: "DigestTaken" }) satisfies TransitionResult),
-            storeUnavailable,
+            storeDecoded,
             Effect.withSpan("SignerRepo.transition", { attributes: { "signer.id": input.signerId, "grant.id": input.grantId, step: input.step } })
           ),
 

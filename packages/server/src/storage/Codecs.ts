@@ -11,6 +11,11 @@ export const JsonColumn = <S extends Schema.Top>(schema: S) => Schema.Union([sch
 /** A `timestamptz` column: a `Date` from pg's parser, the ISO text when a driver leaves it unparsed. */
 export const Timestamp = Schema.Union([Schema.Date, Schema.DateFromString])
 
+/** A `timestamptz` column as ISO 8601 text, whatever the driver handed over. */
+export const TimestampIso = Timestamp.pipe(
+  Schema.decodeTo(Schema.String, SchemaTransformation.transform({ decode: (d) => d.toISOString(), encode: (s) => new Date(s) }))
+)
+
 /** A 64-bit integer as a driver hands it: a JS bigint, decimal text, or a number for the smaller types. */
 const Int64 = Schema.Union([Schema.BigInt, Schema.String, Schema.Number])
 

@@ -10,6 +10,7 @@ import paidAnswers from "./migrations/0007_paid_answers.ts"
 import sellerCredentials from "./migrations/0008_seller_credentials.ts"
 import sessionHygiene from "./migrations/0009_session_hygiene.ts"
 import paymentListings from "./migrations/0010_payment_listings.ts"
+import paymentSnapshots from "./migrations/0011_payment_snapshots.ts"
 
 const loader = Migrator.fromRecord({
   "0001_owner_sessions": ownerSessions,
@@ -21,7 +22,8 @@ const loader = Migrator.fromRecord({
   "0007_paid_answers": paidAnswers,
   "0008_seller_credentials": sellerCredentials,
   "0009_session_hygiene": sessionHygiene,
-  "0010_payment_listings": paymentListings
+  "0010_payment_listings": paymentListings,
+  "0011_payment_snapshots": paymentSnapshots
 })
 
 /** Any fixed key: every replica takes the same advisory lock around migrating. */

@@ -2,7 +2,7 @@ import { createServer, type IncomingHttpHeaders } from "node:http"
 import type { AddressInfo } from "node:net"
 import { assert, describe, it } from "@effect/vitest"
 import { Effect, Tracer } from "effect"
-import { callUpstream } from "./UpstreamForwarder.ts"
+import { UpstreamForwarder } from "./UpstreamForwarder.ts"
 
 const SECRET = "seller-secret-never-in-a-span"
 
@@ -43,7 +43,8 @@ describe("the upstream call's span", () => {
         }
       })
       const host = new URL(upstream.url).host
-      const answer = yield* callUpstream(
+      const forwarder = yield* UpstreamForwarder
+      const answer = yield* forwarder.call(
         { url: `${upstream.url}/answer?token=${SECRET}`, method: "GET", headers: { authorization: `Bearer ${SECRET}` }, body: undefined },
         { allowHosts: [host], ownHosts: [], maxBodyBytes: 1024, timeoutMs: 5_000 }
       ).pipe(Effect.withTracer(tracer))
@@ -63,5 +64,5 @@ describe("the upstream call's span", () => {
       assert.strictEqual(upstream.received[0]?.authorization, `Bearer ${SECRET}`)
       assert.notProperty(upstream.received[0], "traceparent")
       assert.notProperty(upstream.received[0], "b3")
-    }).pipe(Effect.scoped))
+    }).pipe(Effect.scoped, Effect.provide(UpstreamForwarder.layer)))
 })

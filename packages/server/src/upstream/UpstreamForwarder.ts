@@ -1,9 +1,7 @@
 import { lookup as dnsLookup } from "node:dns"
-import { Agent as HttpAgent } from "node:http"
-import { Agent as HttpsAgent } from "node:https"
 import { isIP, type LookupFunction } from "node:net"
 import { NodeHttpClient } from "@effect/platform-node"
-import { Duration, Effect, Option, Stream } from "effect"
+import { Context, Duration, Effect, Layer, Option, Stream } from "effect"
 import { Headers, HttpBody, HttpClient, HttpClientRequest, type HttpClientResponse, UrlParams } from "effect/http"
 import { hostPortOf, isAllowedHost, isForbiddenAddress, parseUpstreamUrl } from "./UpstreamPolicy.ts"
 
@@ -65,20 +63,15 @@ const guardedLookup: LookupFunction = (hostname, options, callback) => {
 }
 
 /**
- * The process's connections to sellers, kept alive between calls as Node's
- * global agent keeps them: one pair whose every new connection dials only a
- * checked address, and one for the hosts the operator allow-listed.
+ * Connections to sellers, kept alive between calls as Node's global agent
+ * keeps them, and closed when the scope that made them ends: with `lookup`,
+ * every new connection dials only a checked address.
  */
 const clientOn = (lookup: LookupFunction | undefined) =>
-  NodeHttpClient.makeNodeHttp.pipe(
-    Effect.provideService(NodeHttpClient.HttpAgent, {
-      http: new HttpAgent({ keepAlive: true, ...(lookup === undefined ? {} : { lookup }) }),
-      https: new HttpsAgent({ keepAlive: true, ...(lookup === undefined ? {} : { lookup }) })
-    }),
-    Effect.runSync
+  Effect.flatMap(
+    NodeHttpClient.makeAgent({ keepAlive: true, ...(lookup === undefined ? {} : { lookup }) }),
+    (agent) => Effect.provideService(NodeHttpClient.makeNodeHttp, NodeHttpClient.HttpAgent, agent)
   )
-const guardedClient = clientOn(guardedLookup)
-const allowListedClient = clientOn(undefined)
 
 /** Where the call may go, or why not, before any socket is opened. */
 const targetOf = (call: UpstreamCall, limits: ForwardLimits): URL | { readonly reason: string } => {
@@ -113,8 +106,12 @@ const readCapped = (response: HttpClientResponse.HttpClientResponse, maxBodyByte
 const isForbiddenDial = (cause: unknown) =>
   typeof cause === "object" && cause !== null && "code" in cause && cause.code === FORBIDDEN_CODE
 
-/** Makes the call once; never fails (every outcome is an `UpstreamAnswer`). */
-export const callUpstream = (call: UpstreamCall, limits: ForwardLimits): Effect.Effect<UpstreamAnswer> => {
+/** Makes the call once, on one of the two clients; never fails (every outcome is an `UpstreamAnswer`). */
+const callOn = (
+  clients: { readonly guarded: HttpClient.HttpClient; readonly allowListed: HttpClient.HttpClient },
+  call: UpstreamCall,
+  limits: ForwardLimits
+): Effect.Effect<UpstreamAnswer> => {
   const target = targetOf(call, limits)
   if (!(target instanceof URL)) return Effect.succeed({ _tag: "Forbidden", reason: target.reason })
   const allowed = isAllowedHost(target, limits.allowHosts)
@@ -129,7 +126,7 @@ export const callUpstream = (call: UpstreamCall, limits: ForwardLimits): Effect.
     call.body === undefined ? HttpBody.empty : HttpBody.uint8Array(call.body)
   )
   // An allow-listed host:port is the operator's own choice; every other name is checked on the address dialled.
-  return (allowed ? allowListedClient : guardedClient).execute(request).pipe(
+  return (allowed ? clients.allowListed : clients.guarded).execute(request).pipe(
     // Only the upstream.forward span, whose attributes hold no URL path, query or header; no trace context is sent to sellers.
     Effect.provideService(HttpClient.TracerDisabledWhen, () => true),
     Effect.flatMap((response) => readCapped(response, limits.maxBodyBytes)),
@@ -148,6 +145,24 @@ export const callUpstream = (call: UpstreamCall, limits: ForwardLimits): Effect.
         "server.port": target.port === "" ? (target.protocol === "https:" ? 443 : 80) : Number(target.port),
         "upstream.allow_listed": allowed
       }
+    })
+  )
+}
+
+/**
+ * The gateway's calls to sellers: its layer holds two clients, one whose
+ * every new connection dials only a checked address, and one for the hosts
+ * the operator allow-listed, and closes their connections when it ends.
+ */
+export class UpstreamForwarder extends Context.Service<UpstreamForwarder, {
+  /** Makes the call once; never fails (every outcome is an `UpstreamAnswer`). */
+  call(call: UpstreamCall, limits: ForwardLimits): Effect.Effect<UpstreamAnswer>
+}>()("@gateway/server/UpstreamForwarder") {
+  static readonly layer = Layer.effect(
+    UpstreamForwarder,
+    Effect.gen(function*() {
+      const clients = { guarded: yield* clientOn(guardedLookup), allowListed: yield* clientOn(undefined) }
+      return UpstreamForwarder.of({ call: (call, limits) => callOn(clients, call, limits) })
     })
   )
 }

@@ -14,7 +14,7 @@ const applied = Effect.gen(function*() {
 })
 
 const exactlyOnceEach = (rows: ReadonlyArray<{ id: number; times: number }>) => {
-  assert.deepStrictEqual(rows.map((r) => r.id), [1, 2, 3, 4, 5, 6, 7, 8, 9, 10])
+  assert.deepStrictEqual(rows.map((r) => r.id), [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11])
   assert.isTrue(rows.every((r) => r.times === 1), JSON.stringify(rows))
 }
 
