@@ -297,6 +297,6 @@ describe("paid calls under owner changes", () => {
         yield* Effect.promise(() =>
           fc.assert(fc.asyncProperty(fc.array(StepArb, { minLength: 3, maxLength: 10 }), (steps) => run(scenario(steps))), { seed: 77, numRuns: 30 })
         )
-      }))
+      }), 240_000)
   })
 })

@@ -689,6 +689,6 @@ describe("the signer API against a model and the chain", () => {
             { seed: 5150, numRuns: 100 }
           )
         )
-      }))
+      }), 240_000)
   })
 })

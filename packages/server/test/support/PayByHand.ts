@@ -48,9 +48,11 @@ export const challengeOf = (url: string, method = "GET") =>
  * Executes `pay` through the grant with the nonce as memo, without the
  * wallet's dry run, so a payment the chain refuses is on chain too; the
  * digest (computed from the signed bytes, as a wallet whose answer was lost
- * still knows it), once a checkpoint has had time to pass. It neither needs
- * the execution's answer nor waits for the ledger to serve the transaction:
- * under the dropAfterExecute fault neither comes.
+ * still knows it), after a checkpoint: the one the ledger's timer would make
+ * next, made now instead of slept for, and under the same faults (none while
+ * it is unavailable, an empty one under neverFinal). It neither needs the
+ * execution's answer nor waits for the ledger to serve the transaction: under
+ * the dropAfterExecute fault neither comes.
  */
 export const pay = (input: {
   readonly agentKey: Ed25519Keypair
@@ -80,7 +82,7 @@ export const pay = (input: {
     const bytes = yield* Effect.promise(() => transaction.build({ client: ledger.client }))
     const { signature } = yield* Effect.promise(() => input.agentKey.signTransaction(bytes))
     yield* Effect.ignore(Effect.tryPromise(() => ledger.client.core.executeTransaction({ transaction: bytes, signatures: [signature] })))
-    yield* Effect.sleep("100 millis")
+    yield* Effect.ignore(ledger.checkpoint)
     return TransactionDataBuilder.getDigestFromBytes(bytes)
   })
 

@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto"
+import type { PGlite } from "@electric-sql/pglite"
 import { PGLiteSocketServer } from "@electric-sql/pglite-socket"
 import { Config, Context, Effect, Layer, Option, Redacted, References } from "effect"
 import { HttpServer } from "effect/http"
@@ -7,6 +8,7 @@ import { LedgerJournal } from "@gateway/chain/local/LedgerJournal"
 import { AppConfig, type AppConfigShape, defaults } from "../../src/Config.ts"
 import { layerLocalGateway } from "../../src/Server.ts"
 import * as Database from "../../src/storage/Database.ts"
+import { openPglite } from "../../src/storage/PgliteTemplate.ts"
 
 export const INTERNAL_SECRET = "test-internal-hop-secret"
 
@@ -39,14 +41,56 @@ export const freshSchema = (url: Redacted.Redacted) =>
   })
 
 /**
- * The store a test server runs on: PGlite in memory, or, when
+ * PGlite clusters this worker's test stores are done with, emptied for the next one. Opening a cluster, even
+ * from the template, costs about a second of CPU, most of a test server's start; emptying one costs milliseconds.
+ * A worker keeps its module graph across files (`isolate: false`), so this outlives a file.
+ */
+const idlePglite: Array<PGlite> = []
+
+/**
+ * Empties a cluster to what a fresh one holds: no transaction left open by a cut connection, no session state
+ * (prepared statements, advisory locks, settings), and an empty public schema, so the migrations run again.
+ */
+const empty = async (db: PGlite) => {
+  await db.exec("ROLLBACK")
+  await db.exec("DISCARD ALL")
+  await db.exec("DROP SCHEMA public CASCADE")
+  await db.exec("CREATE SCHEMA public")
+}
+
+/** A fresh PGlite cluster (a pooled one, emptied), served on loopback for one test store's lifetime. */
+const pooledPglite = Effect.gen(function*() {
+  const db = yield* Effect.acquireRelease(
+    Effect.promise(async () => idlePglite.pop() ?? openPglite(undefined)),
+    (db) =>
+      Effect.promise(() =>
+        empty(db).then(
+          () => void idlePglite.push(db),
+          // One that cannot be emptied is never handed out again.
+          () => db.close()
+        )
+      ).pipe(Effect.ignore)
+  )
+  const server = yield* Effect.acquireRelease(
+    Effect.promise(async () => {
+      const server = new PGLiteSocketServer({ db, host: "127.0.0.1", port: 0 })
+      await server.start()
+      return server
+    }),
+    (server) => Effect.promise(() => server.stop()).pipe(Effect.ignore)
+  )
+  return Database.layerPgliteClient(Number(server.getServerConn().split(":")[1]))
+})
+
+/**
+ * The store a test server runs on: an empty PGlite cluster in memory, or, when
  * TEST_DATABASE_URL is set, a fresh schema of that PostgreSQL that is dropped
  * afterwards, so concurrent runs never see each other's rows.
  */
 export const TestStore: Layer.Layer<SqlClient.SqlClient> = Layer.unwrap(
   Effect.gen(function*() {
     const url = yield* Config.option(Config.Redacted("TEST_DATABASE_URL"))
-    if (Option.isNone(url)) return Database.layerPglite(Option.none())
+    if (Option.isNone(url)) return yield* pooledPglite
     return Database.layerPostgres(url.value, { schema: yield* freshSchema(url.value) })
   })
 ).pipe(Layer.orDie)
