@@ -22,9 +22,10 @@ import { join } from "node:path"
 import { requestSuiFromFaucetV2 } from "@mysten/sui/faucet"
 import { SuiGrpcClient } from "@mysten/sui/grpc"
 import { Ed25519Keypair } from "@mysten/sui/keypairs/ed25519"
-import { Duration, Effect, Schedule } from "effect"
+import { Duration, Effect } from "effect"
 import { FetchLayer, makeApiClient, signIn, withOwner } from "@gateway/client"
 import { makeAgent } from "@gateway/client/AgentSdk"
+import { untilCheckpointed } from "@gateway/client/Finality"
 import { executeKind } from "@gateway/client/OwnerWallet"
 import { PositiveAtomicAmount } from "@gateway/domain/Amount"
 import { CoinType } from "@gateway/domain/CoinType"
@@ -163,12 +164,8 @@ const partA = Effect.gen(function*() {
   }
 })
 
-/** Until the ledger has put `digest` in a checkpoint: what a wallet does before it asks the gateway to finalize. */
-const checkpointed = (sui: SuiGrpcClient, digest: string) =>
-  Effect.promise(() => sui.core.getTransaction({ digest })).pipe(
-    Effect.map((result) => (result.$kind === "Transaction" ? result.Transaction : result.FailedTransaction).checkpoint !== null),
-    Effect.repeat({ schedule: Schedule.spaced("10 millis"), until: (done) => done })
-  )
+/** Until the ledger has put `digest` in a checkpoint, read as the agent SDK reads it: what a wallet does before it asks the gateway to finalize. */
+const checkpointed = (sui: SuiGrpcClient, digest: string) => Effect.promise(() => untilCheckpointed(sui, digest, 30_000))
 
 /** Part B: the gateway in its own process; the owners and the agent are wallets here, on its `/sui`; `upstream` the seller's API. */
 const partBOn = (upstream: { readonly url: string }, baseUrl: string) => Effect.gen(function*() {

@@ -10,6 +10,7 @@ import { type ManifestGrant, vouchedOffer } from "@gateway/domain/payment/OfferV
 import { findSuiDelegateOffer, SUI_DELEGATE_SCHEME, type SuiDelegateOffer } from "@gateway/domain/payment/SuiDelegateOffer"
 import { proofMessage, proofUrl, sha256Hex } from "@gateway/domain/PaymentProof"
 import { memoOf } from "@gateway/domain/verify/PaymentVerifier"
+import { untilCheckpointed } from "./Finality.ts"
 import { executeKind, type GasOptions, type LedgerUnreachable } from "./OwnerWallet.ts"
 
 /**
@@ -52,6 +53,8 @@ const refuse = (reason: string) => Effect.fail(new PaymentRefused({ reason }))
 
 /** The gateway answers NOT_FINAL until the payment is checkpointed: wait for it, within bounds. */
 const untilFinal = Schedule.spaced("100 millis")
+/** How long a payment's checkpoint is waited for on the chain before the credential is presented regardless. */
+const FINALITY_TIMEOUT_MS = 30_000
 
 /** The package the manifest names: `pay` is called at its published-at id. */
 export const packageOf = (manifest: ConnectionManifest): SpendAccountPackage => ({
@@ -213,6 +216,9 @@ export const makeAgent = (options: {
       paidNonces.set(nonce, digest)
       const credential = yield* credentialFor(offer, digest, { method, resourceUrl: offer.extra.resourceUrl, search: target.search, bodySha256 })
       unanswered.set(requestKey, credential)
+      // Read from the chain, not by calling the gateway again: a payment not checkpointed in time is presented anyway,
+      // and the gateway's NOT_FINAL answers are waited out as before.
+      yield* Effect.ignore(Effect.tryPromise(() => untilCheckpointed(client, digest, FINALITY_TIMEOUT_MS)))
       const paid = yield* present(url, init, body, credential, digest)
       if (answeredBy(paid.response)) unanswered.delete(requestKey)
       return result(paid.response, digest, credential)

@@ -7,7 +7,7 @@ import { vouchedOffer } from "@gateway/domain/payment/OfferVouching"
 import type { SuiPaymentPayload } from "@gateway/domain/payment/PaymentCredential"
 import type { SuiDelegateOffer } from "@gateway/domain/payment/SuiDelegateOffer"
 import { challengeProofMessage } from "@gateway/domain/PaymentProof"
-import { untilCheckpointed } from "./Finality.ts"
+import { untilCheckpointed } from "@gateway/client/Finality"
 
 export interface SuiPayerOptions {
   /** The agent's own key: the grant's delegate. It signs the payment and the proof, and never leaves the payer. */
