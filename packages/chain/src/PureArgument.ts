@@ -1,29 +1,54 @@
 import { bcs } from "@mysten/sui/bcs"
 import { normalizeSuiAddress, toHex } from "@mysten/sui/utils"
 
+/**
+ * A pure argument's layout: how to decode it, and how long the one canonical
+ * encoding of a value is. Every layout here is fixed-width values behind at
+ * most one ULEB128 length, which is what makes that length exact.
+ */
 export interface PureLayout<T> {
   parse(bytes: Uint8Array): T
-  serialize(value: NoInfer<T>): { toBytes(): Uint8Array }
+  encodedLength(value: T): number
 }
 
 /**
  * One BCS value of `layout` with every byte consumed and canonically encoded,
  * as Sui decodes a pure argument; undefined for anything else. Never throws:
- * the bytes come from whoever signed the transaction.
+ * the bytes come from whoever signed the transaction. The decoder refuses an
+ * overlong ULEB128 length and fixed-width values have one encoding each, so
+ * bytes exactly as long as the value's canonical encoding are that encoding:
+ * no re-serialization is needed to tell.
  */
 export const decodeExactly = <T>(layout: PureLayout<T>, bytes: Uint8Array): T | undefined => {
   try {
     const value = layout.parse(bytes)
-    const again = layout.serialize(value).toBytes()
-    return again.length === bytes.length && again.every((b, i) => b === bytes[i]) ? value : undefined
+    return layout.encodedLength(value) === bytes.length ? value : undefined
   } catch {
     return undefined
   }
 }
 
-export const u64Layout = bcs.u64()
-export const u64VectorLayout = bcs.vector(bcs.u64())
-export const byteVectorLayout = bcs.vector(bcs.u8())
+/** Bytes in the ULEB128 encoding of `n`. */
+const ulebLength = (n: number) => {
+  let length = 1
+  for (let rest = Math.floor(n / 128); rest > 0; rest = Math.floor(rest / 128)) length += 1
+  return length
+}
+
+const u64 = bcs.u64()
+const u64Vector = bcs.vector(bcs.u64())
+const byteVector = bcs.vector(bcs.u8())
+
+export const u64Layout: PureLayout<string> = { parse: (bytes) => u64.parse(bytes), encodedLength: () => 8 }
+export const addressLayout: PureLayout<string> = { parse: (bytes) => bcs.Address.parse(bytes), encodedLength: () => 32 }
+export const u64VectorLayout: PureLayout<ReadonlyArray<string>> = {
+  parse: (bytes) => u64Vector.parse(bytes),
+  encodedLength: (values) => ulebLength(values.length) + 8 * values.length
+}
+export const byteVectorLayout: PureLayout<ReadonlyArray<number>> = {
+  parse: (bytes) => byteVector.parse(bytes),
+  encodedLength: (values) => ulebLength(values.length) + values.length
+}
 
 /**
  * A pure argument as a recorded Move call shows it, by the parameter kind the
@@ -35,7 +60,7 @@ export const describePure = (kind: string, bytes: Uint8Array): string | Readonly
     case "u64":
       return decodeExactly(u64Layout, bytes) ?? null
     case "address": {
-      const value = decodeExactly(bcs.Address, bytes)
+      const value = decodeExactly(addressLayout, bytes)
       return value === undefined ? null : normalizeSuiAddress(value)
     }
     case "vector<u64>":

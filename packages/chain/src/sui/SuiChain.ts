@@ -33,6 +33,9 @@ export interface SuiChainConfig {
 /** A node that does not answer in this long is treated as down, so a request never hangs on it. */
 const CALL_TIMEOUT = "10 seconds"
 
+/** Derived pool ids remembered, by owner and coin type; past this many the memo starts over, so it stays bounded. */
+const POOL_IDS_KEPT = 10_000
+
 const unavailable = (reason: string) => new Unavailable({ message: "The chain is unavailable", reason })
 
 /** The caller named an object the chain does not hold as it must be: its mistake, not an outage. */
@@ -145,11 +148,23 @@ export const layer = (config: SuiChainConfig): Layer.Layer<Chain> =>
         } satisfies PoolRef
       })
 
+    // A derived id costs a type-tag parse and a hash and never changes, and every create looks one up.
+    const poolIds = new Map<string, string>()
+    const poolIdFor = (owner: string, coinType: string) => {
+      const key = `${owner}|${coinType}`
+      const known = poolIds.get(key)
+      if (known !== undefined) return known
+      if (poolIds.size >= POOL_IDS_KEPT) poolIds.clear()
+      const id = poolIdOf(pkg, owner, coinType)
+      poolIds.set(key, id)
+      return id
+    }
+
     /** The owner's pools among `coinTypes`, read in one call at their derived ids. */
     const poolsOf = (owner: string, coinTypes: ReadonlyArray<string>) =>
       Effect.gen(function*() {
         const types = [...new Set(coinTypes.map(normalizeCoinType))]
-        const found = yield* objects(types.map((t) => poolIdOf(pkg, normalizeSuiAddress(owner), t)))
+        const found = yield* objects(types.map((t) => poolIdFor(normalizeSuiAddress(owner), t)))
         return yield* Effect.forEach(
           types.flatMap((t, i) => {
             const object = found[i]

@@ -3,7 +3,7 @@ import { fromBase58, normalizeSuiAddress } from "@mysten/sui/utils"
 import type { ChainEvent } from "@gateway/domain/chain/ChainTransaction"
 import { normalizeCoinType, SUI_COIN_TYPE } from "@gateway/domain/chain/SpendAccountModule"
 import { encodeBase64 } from "../../Base64.ts"
-import { decodeExactly, type PureLayout, u64Layout } from "../../PureArgument.ts"
+import { addressLayout, decodeExactly, type PureLayout, u64Layout } from "../../PureArgument.ts"
 import type { Execution, ExecutionFailure, ObjectReader } from "../Execution.ts"
 import { type CoinData, deriveObjectId, type ObjectData, type Owner } from "../LedgerObject.ts"
 
@@ -43,8 +43,6 @@ export const decode = <T>(layout: PureLayout<T>, bytes: Uint8Array, argIdx: numb
   if (value === undefined) throw argumentError(argIdx, { InvalidBCSBytes: true })
   return value
 }
-
-export const addressLayout = bcs.Address
 
 /** An object argument still holding a value, with its current state. */
 export interface ObjectArgument extends Working {

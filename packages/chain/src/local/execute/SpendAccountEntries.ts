@@ -17,12 +17,11 @@ import {
   type SpendAccountPackage,
   typeNameOf
 } from "@gateway/domain/chain/SpendAccountModule"
-import { byteVectorLayout, u64Layout, u64VectorLayout } from "../../PureArgument.ts"
+import { addressLayout, byteVectorLayout, u64Layout, u64VectorLayout } from "../../PureArgument.ts"
 import { normalizeTypeArgument } from "../../TypeArgument.ts"
 import type { ExecutionFailure } from "../Execution.ts"
 import { type GrantData, objectType, type PoolData } from "../LedgerObject.ts"
 import {
-  addressLayout,
   type Argument,
   argumentError,
   type CallMove,

@@ -31,6 +31,13 @@ const OK = { code: "OK", detail: "" }
 export const localTransport = Effect.gen(function*() {
   const ledger = yield* LocalLedger
 
+  const settle = <A>(fiber: Fiber.Fiber<A, unknown>, options: RpcOptions) => {
+    options.abort?.addEventListener("abort", () => Effect.runFork(Fiber.interrupt(fiber)), { once: true })
+    return new Promise<A>((resolve, reject) => {
+      fiber.addObserver((exit) => (Exit.isSuccess(exit) ? resolve(exit.value) : reject(rpcError(failureOf(exit.cause)))))
+    })
+  }
+
   const open = <I extends object, O extends object>(method: MethodInfo<I, O>, input: I, options: RpcOptions, onMessage: (message: O) => void) => {
     const path = `${method.service.typeName}/${method.name}`
     const served = nodeMethods.get(path)
@@ -38,21 +45,25 @@ export const localTransport = Effect.gen(function*() {
       ? Stream.fail(new GrpcFailure({ code: "UNIMPLEMENTED", message: `${path} is not served by the local ledger` }))
       : served.call(method.I.toBinary(input))
     const run = Stream.runForEach(Stream.provideService(messages, LocalLedger, ledger), (bytes) => Effect.sync(() => onMessage(method.O.fromBinary(bytes))))
-    const fiber = Effect.runFork(run)
-    options.abort?.addEventListener("abort", () => Effect.runFork(Fiber.interrupt(fiber)), { once: true })
-    return new Promise<void>((resolve, reject) => {
-      fiber.addObserver((exit) => (Exit.isSuccess(exit) ? resolve() : reject(rpcError(failureOf(exit.cause)))))
-    })
+    return settle(Effect.runFork(run), options)
+  }
+
+  /** A unary method's one answer, as `open` would deliver it, without a stream around it (what the HTTP front does too). */
+  const once = <I extends object, O extends object>(method: MethodInfo<I, O>, input: I, options: RpcOptions): Promise<O> | undefined => {
+    const callOnce = nodeMethods.get(`${method.service.typeName}/${method.name}`)?.callOnce
+    if (callOnce === undefined) return undefined
+    const answer = Effect.map(Effect.provideService(callOnce(method.I.toBinary(input)), LocalLedger, ledger), (bytes) => method.O.fromBinary(bytes))
+    return settle(Effect.runFork(answer), options)
   }
 
   const transport: RpcTransport = {
     mergeOptions: (options) => ({ ...options }),
     unary<I extends object, O extends object>(method: MethodInfo<I, O>, input: I, options: RpcOptions): UnaryCall<I, O> {
       let response: O | undefined
-      const done = open(method, input, options, (message) => {
+      const answer = once(method, input, options) ?? open(method, input, options, (message) => {
         response = message
-      })
-      const answer = done.then(() => response ?? method.O.create())
+      }).then(() => response ?? method.O.create())
+      const done = answer.then(() => undefined)
       return new UnaryCall(method, options.meta ?? {}, input, Promise.resolve({}), answer, done.then(() => OK), done.then(() => ({})))
     },
     serverStreaming<I extends object, O extends object>(method: MethodInfo<I, O>, input: I, options: RpcOptions): ServerStreamingCall<I, O> {
