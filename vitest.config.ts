@@ -1,8 +1,27 @@
 import { defaultServerConditions } from "vite"
 import { defineConfig } from "vitest/config"
+import { BaseSequencer, type TestSpecification } from "vitest/node"
 
 /** The workspace packages resolve to their TypeScript source (package.json `exports`), never to a build. */
 const conditions = ["@gateway/source", ...defaultServerConditions]
+
+/**
+ * These files run far longest (packing and installing the SDKs; the signer model and the paid-call
+ * properties). Without an earlier run's durations (a fresh clone, CI after `npm ci`) vitest starts the
+ * largest files first, which left the run ending on one of these alone: they start first instead.
+ */
+const LONGEST = ["client/test/Pack.test.ts", "server/test/signers/SignerModel.test.ts", "server/test/paidCalls/PaidCallProperties.test.ts"]
+
+class LongestFirst extends BaseSequencer {
+  override async sort(files: Array<TestSpecification>) {
+    const rank = (file: TestSpecification) => {
+      const at = LONGEST.findIndex((name) => file.moduleId.endsWith(name))
+      return at < 0 ? LONGEST.length : at
+    }
+    // A stable sort: the rest keeps vitest's own order.
+    return (await super.sort(files)).sort((a, b) => rank(a) - rank(b))
+  }
+}
 
 export default defineConfig({
   resolve: { conditions },
@@ -17,6 +36,7 @@ export default defineConfig({
     isolate: false,
     // Most files spend much of their time waiting on the ledger's checkpoints and the agent's NOT_FINAL retries,
     // so one worker more than cores keeps both busy meanwhile.
-    maxWorkers: 3
+    maxWorkers: 3,
+    sequence: { sequencer: LongestFirst }
   }
 })

@@ -85,18 +85,24 @@ export const deriveObjectId = (txDigestBytes: Uint8Array, creationNumber: number
 /** What an object's type depends on: its kind, its coin type and the package. */
 const typeKey = (data: ObjectData, originalId: string) => `${data._tag}|${data._tag === "Coin" || data._tag === "Pool" ? data.coinType : ""}|${originalId}`
 
-/** Normalized types by `typeKey`: few distinct ones (one per coin type on the ledger), each asked for at every read and write. */
-const typeCache = new Map<string, string>()
+/**
+ * `compute` remembered by `typeKey`: there are few distinct keys (one per coin type on the ledger), and
+ * each is asked for at every read and write.
+ */
+const byTypeKey = <A>(compute: (data: ObjectData, originalId: string) => A) => {
+  const cache = new Map<string, A>()
+  return (data: ObjectData, originalId: string): A => {
+    const key = typeKey(data, originalId)
+    const cached = cache.get(key)
+    if (cached !== undefined) return cached
+    const value = compute(data, originalId)
+    cache.set(key, value)
+    return value
+  }
+}
 
 /** The object's Move type, with types and events under the package's original id. */
-export const objectType = (data: ObjectData, originalId: string): string => {
-  const key = typeKey(data, originalId)
-  const cached = typeCache.get(key)
-  if (cached !== undefined) return cached
-  const type = normalizedObjectType(data, originalId)
-  typeCache.set(key, type)
-  return type
-}
+export const objectType = byTypeKey((data, originalId) => normalizedObjectType(data, originalId))
 
 const normalizedObjectType = (data: ObjectData, originalId: string): string => {
   switch (data._tag) {
@@ -174,17 +180,8 @@ const moveObjectType = (data: ObjectData, originalId: string): MoveObjectType =>
   return { Other: tag.struct }
 }
 
-/** Parsed `MoveObjectType`s by `typeKey`: parsing a struct tag costs more than serializing it. */
-const moveTypeCache = new Map<string, MoveObjectType>()
-
-const cachedMoveObjectType = (data: ObjectData, originalId: string): MoveObjectType => {
-  const key = typeKey(data, originalId)
-  const cached = moveTypeCache.get(key)
-  if (cached !== undefined) return cached
-  const type = moveObjectType(data, originalId)
-  moveTypeCache.set(key, type)
-  return type
-}
+/** Parsed `MoveObjectType`s: parsing a struct tag costs more than serializing it. */
+const cachedMoveObjectType = byTypeKey(moveObjectType)
 
 /** An object version's Move contents and `Object` BCS, for the package and Clock time they were made with. */
 interface Encoding {

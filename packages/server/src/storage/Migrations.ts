@@ -12,7 +12,8 @@ import sessionHygiene from "./migrations/0009_session_hygiene.ts"
 import paymentListings from "./migrations/0010_payment_listings.ts"
 import paymentSnapshots from "./migrations/0011_payment_snapshots.ts"
 
-const loader = Migrator.fromRecord({
+/** Every migration by id, in order: tests that need the store as an older gateway left it take a prefix. */
+export const migrations = {
   "0001_owner_sessions": ownerSessions,
   "0002_policies": policies,
   "0003_catalog": catalog,
@@ -24,7 +25,9 @@ const loader = Migrator.fromRecord({
   "0009_session_hygiene": sessionHygiene,
   "0010_payment_listings": paymentListings,
   "0011_payment_snapshots": paymentSnapshots
-})
+}
+
+const loader = Migrator.fromRecord(migrations)
 
 /** Any fixed key: every replica takes the same advisory lock around migrating. */
 const MIGRATION_LOCK = 7_412_001

@@ -3,32 +3,11 @@ import { Config, Effect, Layer, Option } from "effect"
 import { Migrator, SqlClient } from "effect/sql"
 import { PaymentRepo } from "../../src/paidCalls/PaymentRepo.ts"
 import * as Database from "../../src/storage/Database.ts"
-import { layerMigrations } from "../../src/storage/Migrations.ts"
-import ownerSessions from "../../src/storage/migrations/0001_owner_sessions.ts"
-import policies from "../../src/storage/migrations/0002_policies.ts"
-import catalog from "../../src/storage/migrations/0003_catalog.ts"
-import delegatedSigners from "../../src/storage/migrations/0004_delegated_signers.ts"
-import ledgerJournal from "../../src/storage/migrations/0005_ledger_journal.ts"
-import payments from "../../src/storage/migrations/0006_payments.ts"
-import paidAnswers from "../../src/storage/migrations/0007_paid_answers.ts"
-import sellerCredentials from "../../src/storage/migrations/0008_seller_credentials.ts"
-import sessionHygiene from "../../src/storage/migrations/0009_session_hygiene.ts"
-import paymentListings from "../../src/storage/migrations/0010_payment_listings.ts"
+import { layerMigrations, migrations } from "../../src/storage/Migrations.ts"
 import { freshSchema } from "../support/TestServer.ts"
 
 /** The store as a gateway from before payments carried their snapshots left it. */
-const beforeSnapshots = Migrator.fromRecord({
-  "0001_owner_sessions": ownerSessions,
-  "0002_policies": policies,
-  "0003_catalog": catalog,
-  "0004_delegated_signers": delegatedSigners,
-  "0005_ledger_journal": ledgerJournal,
-  "0006_payments": payments,
-  "0007_paid_answers": paidAnswers,
-  "0008_seller_credentials": sellerCredentials,
-  "0009_session_hygiene": sessionHygiene,
-  "0010_payment_listings": paymentListings
-})
+const beforeSnapshots = Migrator.fromRecord(Object.fromEntries(Object.entries(migrations).filter(([id]) => id < "0011")))
 
 const Store = Layer.unwrap(
   Effect.gen(function*() {
