@@ -1,8 +1,14 @@
+import { createHash } from "node:crypto"
 import { PgClient } from "@effect/sql-pg"
 import { Context, Effect, Layer, Option, Queue, Schedule, type Scope } from "effect"
 
-/** The PostgreSQL channel every replica on one database listens on; its payload is a service id. */
-const CHANNEL = "gateway_catalog_changed"
+/**
+ * The PostgreSQL channel the replicas on one store listen on; its payload is a service id.
+ * Channels are per database, stores per schema: the schema's name is in the channel, so a
+ * gateway on another schema of the same database (a test run, another deployment) never
+ * empties this one's reads. Hashed, as a channel name has at most 63 bytes.
+ */
+const channelOf = (schema: string) => `gateway_catalog_changed_${createHash("sha256").update(schema).digest("hex").slice(0, 16)}`
 
 /** Called with the changed service's id, or undefined when any service may have changed (changes may have been missed). */
 export type CatalogListener = (serviceId: string | undefined) => void
@@ -34,9 +40,15 @@ export class CatalogChanges extends Context.Service<CatalogChanges, {
       }
       const remote = Option.filter(yield* Effect.serviceOption(PgClient.PgClient), canListen)
 
+      const schema = yield* Option.match(remote, {
+        onNone: () => Effect.succeed("public"),
+        onSome: (client) => Effect.map(client<{ schema: string }>`SELECT current_schema() AS schema`, (rows) => rows[0]?.schema ?? "public")
+      })
+      const channel = channelOf(schema)
+
       if (Option.isSome(remote)) {
         const hear = Effect.scoped(Effect.gen(function*() {
-          const notifications = yield* remote.value.listen(CHANNEL)
+          const notifications = yield* remote.value.listen(channel)
           // Whatever changed while no connection listened went unheard.
           tell(undefined)
           return yield* Effect.forever(Effect.map(Queue.take(notifications), (n) => tell(n.payload)))
@@ -54,7 +66,7 @@ export class CatalogChanges extends Context.Service<CatalogChanges, {
               onNone: () => Effect.void,
               // The change is committed already; a replica that misses this notice forgets its reads within their time to live.
               onSome: (client) =>
-                client.notify(CHANNEL, serviceId).pipe(Effect.catch((error) => Effect.logWarning("catalog change not announced to other replicas", error)))
+                client.notify(channel, serviceId).pipe(Effect.catch((error) => Effect.logWarning("catalog change not announced to other replicas", error)))
             }))
           ),
         subscribe: (listener) => Effect.acquireRelease(Effect.sync(() => listeners.add(listener)), () => Effect.sync(() => listeners.delete(listener))).pipe(Effect.asVoid)

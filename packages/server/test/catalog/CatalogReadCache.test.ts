@@ -1,15 +1,17 @@
 import { Ed25519Keypair } from "@mysten/sui/keypairs/ed25519"
 import { assert, describe, layer } from "@effect/vitest"
-import { Effect, Layer } from "effect"
+import { Config, Context, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import { FetchLayer, type GatewayClient, makeApiClient, signIn, withOwner } from "@gateway/client"
 import type { RegisterService } from "@gateway/domain/CatalogEntry"
 import { SuiAddress } from "@gateway/domain/SuiAddress"
+import { CatalogChanges } from "../../src/catalog/CatalogChanges.ts"
 import { READ_TTL_MS } from "../../src/catalog/ServiceReadCache.ts"
+import * as Database from "../../src/storage/Database.ts"
 import { challengeOf } from "../support/PayByHand.ts"
 import { amount, SUI } from "../support/Scenario.ts"
 import { layerReplicas, ReplicaA, ReplicaB } from "../support/Replicas.ts"
-import { BaseUrl, layerTestServer, testConfig } from "../support/TestServer.ts"
+import { BaseUrl, freshSchema, layerTestServer, testConfig } from "../support/TestServer.ts"
 
 const terms = (name: string, price: bigint): RegisterService => ({
   name,
@@ -108,5 +110,31 @@ describe.runIf(process.env["TEST_DATABASE_URL"] !== undefined)("the catalog's re
         // The notice crosses PostgreSQL asynchronously, so B is given a moment: a thirtieth of the time its reads are kept.
         assert.deepStrictEqual(yield* readsUntil(b, id, tag, `${tag} after`, READ_TTL_MS / 30), readsOf(`${tag} after`, 3000n))
       }))
+  })
+})
+
+/** The catalog's change notices of a gateway on another schema of the same PostgreSQL database. */
+const OtherSchemaChanges = Layer.unwrap(
+  Effect.gen(function*() {
+    const url = yield* Config.Redacted("TEST_DATABASE_URL")
+    return Layer.fresh(CatalogChanges.layer).pipe(Layer.provide(Database.layerPostgres(url, { schema: yield* freshSchema(url) })))
+  })
+).pipe(Layer.orDie)
+
+describe.runIf(process.env["TEST_DATABASE_URL"] !== undefined)("the catalog's read cache beside another gateway's store on PostgreSQL", () => {
+  layer(Layer.mergeAll(layerTestServer(), FetchLayer), { excludeTestServices: true })((it) => {
+    it.effect("a change another schema's catalog announces, even for the same service id, leaves this gateway's kept reads alone", () =>
+      Effect.gen(function*() {
+        const origin = yield* BaseUrl
+        const tag = `neighbour${Date.now()}`
+        const { id } = yield* liveService(yield* makeApiClient(origin), `${tag} before`)
+        assert.deepStrictEqual(yield* publicReads(origin, id, tag), readsOf(`${tag} before`, 2500n))
+        yield* renameInStore(id, `${tag} before`, `${tag} behind`)
+        const neighbour = yield* Layer.build(OtherSchemaChanges)
+        yield* Context.get(neighbour, CatalogChanges).publish(id)
+        // Notices cross PostgreSQL asynchronously: one that reached this gateway would have emptied its reads by now.
+        yield* Effect.sleep(READ_TTL_MS / 30)
+        assert.deepStrictEqual(yield* publicReads(origin, id, tag), readsOf(`${tag} before`, 2500n), "kept reads are still answered from memory")
+      }).pipe(Effect.scoped))
   })
 })
