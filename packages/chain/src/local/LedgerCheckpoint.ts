@@ -1,6 +1,6 @@
 import { bcs } from "@mysten/sui/bcs"
 import { fromBase58, toBase58 } from "@mysten/sui/utils"
-import { suiDigest } from "./LedgerEffects.ts"
+import { suiDigest } from "./SuiDigest.ts"
 
 const Digest = bcs.fixedArray(32, bcs.u8()).transform({
   input: (digest: string) => Array.from(fromBase58(digest)),

@@ -1,12 +1,11 @@
 import { bcs, TypeTagSerializer } from "@mysten/sui/bcs"
-import { toBase58 } from "@mysten/sui/utils"
-import { blake2b } from "@noble/hashes/blake2.js"
 import type { ChainEvent } from "@gateway/domain/chain/ChainTransaction"
 import { MODULE } from "@gateway/domain/chain/SpendAccountModule"
 import { decodeBase64 } from "../Base64.ts"
 import { addressBytes } from "./AddressBytes.ts"
 import type { Execution } from "./Execution.ts"
 import { type LedgerObject, ownerBcs } from "./LedgerObject.ts"
+import { suiDigest } from "./SuiDigest.ts"
 
 /** Sui's `Event` and `TransactionEvents`, which the SDK's `bcs` does not export. */
 const EventBcs = bcs.struct("Event", {
@@ -17,15 +16,6 @@ const EventBcs = bcs.struct("Event", {
   contents: bcs.byteVector()
 })
 const TransactionEventsBcs = bcs.struct("TransactionEvents", { data: bcs.vector(EventBcs) })
-
-/** Sui's digests: Blake2b-256 over the type's name, `::`, and its BCS (`Object::` for objects, and so on). */
-export const suiDigest = (typeName: string, bytes: Uint8Array): string => {
-  const prefix = new TextEncoder().encode(`${typeName}::`)
-  const input = new Uint8Array(prefix.length + bytes.length)
-  input.set(prefix)
-  input.set(bytes, prefix.length)
-  return toBase58(blake2b(input, { dkLen: 32 }))
-}
 
 /** One balance change as a full node reports it: a coin owner's net change of one coin type. */
 export interface BalanceChange {

@@ -2,7 +2,9 @@ import { blake2b } from "@noble/hashes/blake2.js"
 import { bcs, TypeTagSerializer } from "@mysten/sui/bcs"
 import { normalizeStructTag, normalizeSuiAddress, toBase58 } from "@mysten/sui/utils"
 import { CLOCK_OBJECT_ID, coinObjectType, grantType, normalizeCoinType, poolType, registryType, Structs, SUI_COIN_TYPE } from "@gateway/domain/chain/SpendAccountModule"
+import { makeMemo } from "../Memo.ts"
 import { addressBytes } from "./AddressBytes.ts"
+import { suiDigest } from "./SuiDigest.ts"
 
 /** Who may use an object, as Sui records it. */
 export type Owner =
@@ -90,15 +92,8 @@ const typeKey = (data: ObjectData, originalId: string) => `${data._tag}|${data._
  * each is asked for at every read and write.
  */
 const byTypeKey = <A>(compute: (data: ObjectData, originalId: string) => A) => {
-  const cache = new Map<string, A>()
-  return (data: ObjectData, originalId: string): A => {
-    const key = typeKey(data, originalId)
-    const cached = cache.get(key)
-    if (cached !== undefined) return cached
-    const value = compute(data, originalId)
-    cache.set(key, value)
-    return value
-  }
+  const memo = makeMemo<A>()
+  return (data: ObjectData, originalId: string): A => memo(typeKey(data, originalId), () => compute(data, originalId))
 }
 
 /** The object's Move type, with types and events under the package's original id. */
@@ -229,16 +224,8 @@ export const objectBcs = (object: Omit<LedgerObject, "digest">, originalId: stri
 export const objectContentsOf = (object: Omit<LedgerObject, "digest">, originalId: string, nowMs: bigint = 0n): Uint8Array =>
   encodingOf(object, originalId, nowMs).contents
 
-const OBJECT_PREFIX = new TextEncoder().encode("Object::")
-
 /** Sui's `ObjectDigest`: Blake2b-256 over `Object::` and the object's BCS. */
-export const objectDigest = (object: Omit<LedgerObject, "digest">, originalId: string): string => {
-  const bytes = objectBcs(object, originalId)
-  const input = new Uint8Array(OBJECT_PREFIX.length + bytes.length)
-  input.set(OBJECT_PREFIX)
-  input.set(bytes, OBJECT_PREFIX.length)
-  return toBase58(blake2b(input, { dkLen: 32 }))
-}
+export const objectDigest = (object: Omit<LedgerObject, "digest">, originalId: string): string => suiDigest("Object", objectBcs(object, originalId))
 
 /** The object at `version`, its digest recomputed; its encoding stays cached for the version it returns. */
 export const withVersion = (object: Omit<LedgerObject, "digest" | "version">, version: bigint, originalId: string): LedgerObject => {

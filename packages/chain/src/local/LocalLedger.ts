@@ -11,11 +11,12 @@ import { Rejection } from "./execute/Admission.ts"
 import type { Execution, ObjectReader } from "./Execution.ts"
 import { execute } from "./Executor.ts"
 import { type IncludedTransaction, type LedgerCheckpoint, makeCheckpoint } from "./LedgerCheckpoint.ts"
-import { type BalanceChange, balanceChanges, effectsBcs, type EventsRecord, eventsRecord, suiDigest } from "./LedgerEffects.ts"
+import { type BalanceChange, balanceChanges, effectsBcs, type EventsRecord, eventsRecord } from "./LedgerEffects.ts"
 import { deriveObjectId, genesisObjects, type LedgerObject, withVersion } from "./LedgerObject.ts"
 import { type JournalEntry, LedgerJournal } from "./LedgerJournal.ts"
 import { LedgerObjects } from "./LedgerObjects.ts"
 import { signedBy } from "./SignatureCheck.ts"
+import { suiDigest } from "./SuiDigest.ts"
 
 /** A transaction the ledger refused before executing it (bad signature, stale object, too little gas). */
 export class LedgerRejected extends Schema.TaggedError<LedgerRejected>()("LedgerRejected", { reason: Schema.String }) {}

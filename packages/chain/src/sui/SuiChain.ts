@@ -15,6 +15,7 @@ import {
 import { NotFinal, NotFound, Unavailable } from "@gateway/domain/Errors"
 import { encodeBase64 } from "../Base64.ts"
 import { kindBuilders } from "../build/KindBuilders.ts"
+import { makeMemo } from "../Memo.ts"
 import type { SharedRef } from "../build/Kinds.ts"
 import { Chain, type PoolRef } from "../Chain.ts"
 import { describeExecutionError } from "./ExecutionErrorText.ts"
@@ -149,16 +150,8 @@ export const layer = (config: SuiChainConfig): Layer.Layer<Chain> =>
       })
 
     // A derived id costs a type-tag parse and a hash and never changes, and every create looks one up.
-    const poolIds = new Map<string, string>()
-    const poolIdFor = (owner: string, coinType: string) => {
-      const key = `${owner}|${coinType}`
-      const known = poolIds.get(key)
-      if (known !== undefined) return known
-      if (poolIds.size >= POOL_IDS_KEPT) poolIds.clear()
-      const id = poolIdOf(pkg, owner, coinType)
-      poolIds.set(key, id)
-      return id
-    }
+    const poolIds = makeMemo<string>(POOL_IDS_KEPT)
+    const poolIdFor = (owner: string, coinType: string) => poolIds(`${owner}|${coinType}`, () => poolIdOf(pkg, owner, coinType))
 
     /** The owner's pools among `coinTypes`, read in one call at their derived ids. */
     const poolsOf = (owner: string, coinTypes: ReadonlyArray<string>) =>

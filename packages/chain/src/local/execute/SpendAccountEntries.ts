@@ -17,6 +17,7 @@ import {
   type SpendAccountPackage,
   typeNameOf
 } from "@gateway/domain/chain/SpendAccountModule"
+import { makeMemo } from "../../Memo.ts"
 import { addressLayout, byteVectorLayout, u64Layout, u64VectorLayout } from "../../PureArgument.ts"
 import { normalizeTypeArgument } from "../../TypeArgument.ts"
 import type { ExecutionFailure } from "../Execution.ts"
@@ -105,15 +106,8 @@ type Entry = (f: Frame) => ReadonlyArray<Value>
 // === The entry functions, in spend_account.move's order ===
 
 /** `typeNameOf` by coin type: a few coin types, each normalized and rewritten for every event that names one. */
-const typeNames = new Map<string, string>()
-
-const typeName = (coinType: string): string => {
-  const cached = typeNames.get(coinType)
-  if (cached !== undefined) return cached
-  const name = typeNameOf(coinType)
-  typeNames.set(coinType, name)
-  return name
-}
+const typeNames = makeMemo<string>()
+const typeName = (coinType: string): string => typeNames(coinType, () => typeNameOf(coinType))
 
 /** spend_account.move:195 */
 const create_pool: Entry = (f) => {

@@ -29,16 +29,7 @@ const unaryBody = (encoding: Encoding, reply: Effect.Effect<Uint8Array, GrpcFail
     Effect.map((message) => [dataFrame(message), trailerFrame(undefined)]),
     Effect.catchTag("GrpcFailure", (failure) => Effect.succeed([trailerFrame(failure)])),
     Effect.catchDefect(() => Effect.succeed([trailerFrame(internal())])),
-    Effect.map((frames) => {
-      const chunks = frames.map((frame) => encodeChunk(encoding, frame))
-      const all = new Uint8Array(chunks.reduce((n, c) => n + c.length, 0))
-      let offset = 0
-      for (const chunk of chunks) {
-        all.set(chunk, offset)
-        offset += chunk.length
-      }
-      return all
-    })
+    Effect.map((frames) => Buffer.concat(frames.map((frame) => encodeChunk(encoding, frame))))
   )
 
 const answer = (ledger: LocalLedger["Service"]) => (request: HttpServerRequest.HttpServerRequest) =>
@@ -51,17 +42,16 @@ const answer = (ledger: LocalLedger["Service"]) => (request: HttpServerRequest.H
     const body = new Uint8Array(yield* Effect.orElseSucceed(request.arrayBuffer, () => new ArrayBuffer(0)))
     const message = requestMessage(encoding, body)
     const notOneFrame = () => new GrpcFailure({ code: "INVALID_ARGUMENT", message: "the body is not one gRPC-web data frame" })
-    const once = method?.callOnce
     // A stream goes out frame by frame; a unary answer is small and whole: one effect, one body.
-    if (method !== undefined && once === undefined) {
+    if (method?._tag === "ServerStreaming") {
       const messages = message === undefined ? Stream.fail(notOneFrame()) : Stream.provideService(method.call(message), LocalLedger, ledger)
       return HttpServerResponse.stream(responseBody(encoding, messages), { headers })
     }
-    const reply = once === undefined
+    const reply = method === undefined
       ? Effect.fail(new GrpcFailure({ code: "UNIMPLEMENTED", message: `${path} is not served by the local ledger` }))
       : message === undefined
       ? Effect.fail(notOneFrame())
-      : Effect.provideService(once(message), LocalLedger, ledger)
+      : Effect.provideService(method.call(message), LocalLedger, ledger)
     return HttpServerResponse.uint8Array(yield* unaryBody(encoding, reply), { headers })
   })
 

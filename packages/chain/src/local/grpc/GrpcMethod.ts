@@ -5,16 +5,21 @@ import { GrpcFailure } from "./GrpcFailure.ts"
 
 /**
  * One gRPC method of the local node, bytes in and bytes out, so the HTTP
- * front and the in-process transport run the very same encoding.
+ * front and the in-process transport run the very same encoding: a unary
+ * method answers once, a server-streaming one answers with a stream.
  */
-export interface GrpcMethod {
-  /** `sui.rpc.v2.<Service>/<Method>` */
-  readonly path: string
-  readonly serverStreaming: boolean
-  call(request: Uint8Array): Stream.Stream<Uint8Array, GrpcFailure, LocalLedger>
-  /** A unary method's one answer, without a stream around it; undefined for a streaming method. */
-  readonly callOnce: ((request: Uint8Array) => Effect.Effect<Uint8Array, GrpcFailure, LocalLedger>) | undefined
-}
+export type GrpcMethod =
+  | {
+    readonly _tag: "Unary"
+    /** `sui.rpc.v2.<Service>/<Method>` */
+    readonly path: string
+    readonly call: (request: Uint8Array) => Effect.Effect<Uint8Array, GrpcFailure, LocalLedger>
+  }
+  | {
+    readonly _tag: "ServerStreaming"
+    readonly path: string
+    readonly call: (request: Uint8Array) => Stream.Stream<Uint8Array, GrpcFailure, LocalLedger>
+  }
 
 /** What this front needs of a generated message type (`GrpcTypes.*`). */
 export interface MessageCodec<T extends object> {
@@ -47,15 +52,16 @@ export const unary = <I extends object, O extends object>(
   input: MessageCodec<I>,
   output: MessageCodec<O>,
   handle: (request: I) => Effect.Effect<O, GrpcFailure | Unavailable, LocalLedger>
-): GrpcMethod => {
-  const callOnce = (request: Uint8Array) =>
+): GrpcMethod => ({
+  _tag: "Unary",
+  path: pathOf(service, name, false),
+  call: (request) =>
     decode(input, request).pipe(
       Effect.flatMap(handle),
       Effect.map((response) => output.toBinary(response)),
       Effect.catchTag("UNAVAILABLE", (error) => Effect.fail(unavailable(error)))
     )
-  return { path: pathOf(service, name, false), serverStreaming: false, call: (request) => Stream.fromEffect(callOnce(request)), callOnce }
-}
+})
 
 export const serverStreaming = <I extends object, O extends object>(
   service: ServiceDescriptor,
@@ -64,9 +70,8 @@ export const serverStreaming = <I extends object, O extends object>(
   output: MessageCodec<O>,
   handle: (request: I) => Stream.Stream<O, GrpcFailure | Unavailable, LocalLedger>
 ): GrpcMethod => ({
+  _tag: "ServerStreaming",
   path: pathOf(service, name, true),
-  serverStreaming: true,
-  callOnce: undefined,
   call: (request) =>
     Stream.unwrap(Effect.map(decode(input, request), handle)).pipe(
       Stream.map((response) => output.toBinary(response)),

@@ -43,6 +43,8 @@ export const localTransport = Effect.gen(function*() {
     const served = nodeMethods.get(path)
     const messages = served === undefined
       ? Stream.fail(new GrpcFailure({ code: "UNIMPLEMENTED", message: `${path} is not served by the local ledger` }))
+      : served._tag === "Unary"
+      ? Stream.fromEffect(served.call(method.I.toBinary(input)))
       : served.call(method.I.toBinary(input))
     const run = Stream.runForEach(Stream.provideService(messages, LocalLedger, ledger), (bytes) => Effect.sync(() => onMessage(method.O.fromBinary(bytes))))
     return settle(Effect.runFork(run), options)
@@ -50,9 +52,9 @@ export const localTransport = Effect.gen(function*() {
 
   /** A unary method's one answer, as `open` would deliver it, without a stream around it (what the HTTP front does too). */
   const once = <I extends object, O extends object>(method: MethodInfo<I, O>, input: I, options: RpcOptions): Promise<O> | undefined => {
-    const callOnce = nodeMethods.get(`${method.service.typeName}/${method.name}`)?.callOnce
-    if (callOnce === undefined) return undefined
-    const answer = Effect.map(Effect.provideService(callOnce(method.I.toBinary(input)), LocalLedger, ledger), (bytes) => method.O.fromBinary(bytes))
+    const served = nodeMethods.get(`${method.service.typeName}/${method.name}`)
+    if (served?._tag !== "Unary") return undefined
+    const answer = Effect.map(Effect.provideService(served.call(method.I.toBinary(input)), LocalLedger, ledger), (bytes) => method.O.fromBinary(bytes))
     return settle(Effect.runFork(answer), options)
   }
 

@@ -48,11 +48,12 @@ const prune = (value: unknown, tree: MaskTree): unknown => {
  * Applies a read mask as a full node does: only the requested fields are
  * set (paths in snake_case, nested with dots); no mask means `defaults`.
  */
-export const applyReadMask = <T extends object>(message: T, mask: FieldMask, defaults: ReadonlyArray<string>): T => {
-  const paths = mask === undefined || mask.paths.length === 0 ? defaults : mask.paths
+export const applyReadMask = <T extends object>(message: T, mask: FieldMask, defaults: ReadonlyArray<string>): T =>
   // The pruned value keeps T's shape: only optional fields are dropped and repeated ones emptied.
-  return prune(message, treeOf(paths)) as T
-}
+  prune(message, maskTree(mask, defaults)) as T
+
+/** The mask's paths as a tree; no mask means `defaults`. */
+const maskTree = (mask: FieldMask, defaults: ReadonlyArray<string>) => treeOf(mask === undefined || mask.paths.length === 0 ? defaults : mask.paths)
 
 /**
  * The fields a mask keeps of the message at `prefix` (dotted, snake_case;
@@ -60,16 +61,13 @@ export const applyReadMask = <T extends object>(message: T, mask: FieldMask, def
  * Lets a message be built only as far as the mask will keep it.
  */
 export const maskedFields = (mask: FieldMask, defaults: ReadonlyArray<string>, prefix: string): ReadonlySet<string> | undefined => {
-  const paths = mask === undefined || mask.paths.length === 0 ? defaults : mask.paths
-  const at = prefix === "" ? [] : prefix.split(".").map(camel)
-  const fields = new Set<string>()
-  for (const path of paths) {
-    const names = path.split(".").map(camel)
-    const shared = Math.min(names.length, at.length)
-    if (names.slice(0, shared).some((name, i) => name !== at[i])) continue
-    const next = names[at.length]
-    if (next === undefined) return undefined
-    fields.add(next)
+  let node = maskTree(mask, defaults)
+  for (const field of prefix === "" ? [] : prefix.split(".").map(camel)) {
+    const next = node[field]
+    if (next === undefined) return new Set()
+    // A leaf of the tree is a path the mask names whole.
+    if (Object.keys(next).length === 0) return undefined
+    node = next
   }
-  return fields
+  return new Set(Object.keys(node))
 }
