@@ -255,8 +255,7 @@ export class PaidCalls extends Context.Service<PaidCalls, {
         }, tx)
         // Before anything is written: a credential that does not prove possession leaves the payment redeemable by its payer.
         if (!(yield* provesPossession(credential, proven(request, entry), paid.delegate))) return yield* challenge(entry, "payment_proof_invalid")
-        const grant = yield* signers.findPayingGrant(paid.grantObjectId)
-        const payingGrant = Option.getOrNull(grant)
+        const grant = Option.getOrUndefined(yield* signers.findPayingGrant(paid.grantObjectId))
         // Money moved but the call is refused or late: the payment is recorded (so the owner can reconcile it) and the nonce is spent.
         // It keeps what its listings show, as it is now: the asked revision's terms, the grant's asset when the grant is ours.
         const record = (refusal: string | null) =>
@@ -267,10 +266,10 @@ export class PaidCalls extends Context.Service<PaidCalls, {
               serviceId: entry.id,
               revision: claims.revision,
               serviceName: asked.name,
-              asset: payingGrant?.coinType ?? asked.asset,
+              asset: grant?.coinType ?? asked.asset,
               recipient: asked.payTo,
               grantObjectId: paid.grantObjectId,
-              grantId: payingGrant?.id ?? null,
+              grantId: grant?.id ?? null,
               payer: paid.delegate,
               amount: paid.amount.toString(),
               refusal,
@@ -280,7 +279,7 @@ export class PaidCalls extends Context.Service<PaidCalls, {
           paidAtMs: Number(tx.timestampMs),
           challengeExpiresAtMs: claims.expiresAtMs,
           paidFromPool: paid.poolId,
-          grant: Option.getOrUndefined(Option.map(grant, (g) => ({ ...g, policyRules: decodeRules(g.policyRules) }))),
+          grant: grant === undefined ? undefined : { ...grant, policyRules: decodeRules(grant.policyRules) },
           asked: { serviceId: asked.id, method: asked.method, path: asked.path, payTo: asked.payTo, asset: asked.asset }
         })
         switch (acceptance._tag) {

@@ -1,9 +1,24 @@
+import type { PGlite } from "@electric-sql/pglite"
 import { PGLiteSocketServer } from "@electric-sql/pglite-socket"
 import { PgClient } from "@effect/sql-pg"
 import { Effect, Layer, Option, Redacted, String as Str } from "effect"
 import { SqlClient } from "effect/sql"
 import { AppConfig } from "../Config.ts"
 import { openPglite } from "./PgliteTemplate.ts"
+
+/** A pglite-socket server for `db` on a free loopback port, stopped with the scope, and that port. */
+export const serveOnLoopback = (db: PGlite) =>
+  Effect.gen(function*() {
+    const server = yield* Effect.acquireRelease(
+      Effect.promise(async () => {
+        const server = new PGLiteSocketServer({ db, host: "127.0.0.1", port: 0 })
+        await server.start()
+        return server
+      }),
+      (server) => Effect.promise(() => server.stop()).pipe(Effect.ignore)
+    )
+    return { server, port: Number(server.getServerConn().split(":")[1]) }
+  })
 
 /** PGlite in this process, and a pglite-socket server for it on a loopback port. */
 export const servePglite = (dataDir: Option.Option<string>) =>
@@ -12,18 +27,7 @@ export const servePglite = (dataDir: Option.Option<string>) =>
       Effect.promise(() => openPglite(Option.getOrUndefined(dataDir))),
       (db) => Effect.promise(() => db.close()).pipe(Effect.ignore)
     )
-    const listen = (port: number) =>
-      Effect.acquireRelease(
-        Effect.promise(async () => {
-          const server = new PGLiteSocketServer({ db, host: "127.0.0.1", port })
-          await server.start()
-          return server
-        }),
-        (server) => Effect.promise(() => server.stop()).pipe(Effect.ignore)
-      )
-    const server = yield* listen(0)
-    const port = Number(server.getServerConn().split(":")[1])
-    return { db, server, port, listen }
+    return { db, ...yield* serveOnLoopback(db) }
   })
 
 /**

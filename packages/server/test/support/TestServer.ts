@@ -71,15 +71,7 @@ const pooledPglite = Effect.gen(function*() {
         )
       ).pipe(Effect.ignore)
   )
-  const server = yield* Effect.acquireRelease(
-    Effect.promise(async () => {
-      const server = new PGLiteSocketServer({ db, host: "127.0.0.1", port: 0 })
-      await server.start()
-      return server
-    }),
-    (server) => Effect.promise(() => server.stop()).pipe(Effect.ignore)
-  )
-  return Database.layerPgliteClient(Number(server.getServerConn().split(":")[1]))
+  return Database.layerPgliteClient((yield* Database.serveOnLoopback(db)).port)
 })
 
 /**
