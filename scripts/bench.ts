@@ -35,7 +35,7 @@ import { startBaseline } from "./bench/Baseline.ts"
 import { measurePageWeight } from "./bench/PageWeight.ts"
 import { barChart } from "./bench/Chart.ts"
 import { load, type LoadFigures, medianOf3 } from "./bench/Load.ts"
-import { rssMiB, startGateway } from "./bench/ServerProcess.ts"
+import { cpuMs, type RunningServer, rssMiB, startGateway } from "./bench/ServerProcess.ts"
 import { peerOfferOf, startX402Peer } from "./bench/X402Peer.ts"
 import { localUpstream } from "./LocalUpstream.ts"
 
@@ -168,7 +168,8 @@ const partA = Effect.gen(function*() {
 const checkpointed = (sui: SuiGrpcClient, digest: string) => Effect.promise(() => untilCheckpointed(sui, digest, 30_000))
 
 /** Part B: the gateway in its own process; the owners and the agent are wallets here, on its `/sui`; `upstream` the seller's API. */
-const partBOn = (upstream: { readonly url: string }, baseUrl: string) => Effect.gen(function*() {
+const partBOn = (upstream: { readonly url: string }, gateway: RunningServer) => Effect.gen(function*() {
+  const baseUrl = gateway.url
   const sui = new SuiGrpcClient({ network: "localnet", baseUrl: `${baseUrl}/sui` })
   const faucet = (address: string) => Effect.promise(() => requestSuiFromFaucetV2({ host: baseUrl, recipient: address }))
   const client = yield* makeApiClient(baseUrl)
@@ -192,7 +193,10 @@ const partBOn = (upstream: { readonly url: string }, baseUrl: string) => Effect.
 
   yield* step("signer lifecycle, 8 lanes")
   const stages = { build: [] as Array<number>, execute: [] as Array<number>, finality: [] as Array<number>, finalize: [] as Array<number> }
-  const cycles = 10
+  const cycles = 20
+  const gatewayPid = gateway.process.pid ?? Number.NaN
+  const gatewayCpuBefore = cpuMs(gatewayPid)
+  const walletsCpuBefore = process.cpuUsage()
   const started = performance.now()
   yield* Effect.forEach(lanes, ({ key, as }, lane) =>
     Effect.forEach(Array.from({ length: cycles }, (_, i) => i), (i) =>
@@ -219,6 +223,12 @@ const partBOn = (upstream: { readonly url: string }, baseUrl: string) => Effect.
       }), { discard: true }), { concurrency: 8, discard: true })
   const lifecycleSeconds = (performance.now() - started) / 1000
   const cyclesPerSecond = (lanes.length * cycles) / lifecycleSeconds
+  const walletsCpu = process.cpuUsage(walletsCpuBefore)
+  // Where the cycles' CPU went: the gateway's process (API, store, LocalLedger) and this one's wallets.
+  const cpuPerCycle = {
+    gateway: (cpuMs(gatewayPid) - gatewayCpuBefore) / (lanes.length * cycles),
+    wallets: (walletsCpu.user + walletsCpu.system) / 1000 / (lanes.length * cycles)
+  }
 
   yield* step("paid calls against the seller directly")
   // A paid call end to end against calling the seller directly.
@@ -251,6 +261,7 @@ const partBOn = (upstream: { readonly url: string }, baseUrl: string) => Effect.
   const split = (values: ReadonlyArray<number>) => ({ p50: median(values), p99: percentile(values, 99) })
   return {
     cyclesPerSecond,
+    cpuPerCycle,
     stages: { build: split(stages.build), execute: split(stages.execute), finality: split(stages.finality), finalize: split(stages.finalize) },
     paidCall: { direct: split(direct), paid: split(paid), addedP50: median(paid) - median(direct), addedP99: percentile(paid, 99) - percentile(direct, 99) }
   }
@@ -273,7 +284,7 @@ const partB = Effect.gen(function*() {
     ),
     (running) => Effect.promise(running.stop)
   )
-  return yield* partBOn(upstream, gateway.url)
+  return yield* partBOn(upstream, gateway)
 })
 
 const fmt = (n: number, digits = 1) => (Number.isFinite(n) ? n.toFixed(digits) : "n/a")
@@ -284,7 +295,8 @@ const lifecycleLines = (b: Effect.Success<typeof partB>) => [
   `signer lifecycle (create → dry run, sign, execute over gRPC-web → checkpoint → finalize), concurrency 8: ${fmt(b.cyclesPerSecond, 1)} cycles/s`,
   "| stage | p50 ms | p99 ms |",
   "|---|---|---|",
-  ...Object.entries(b.stages).map(([stage, s]) => `| ${stage} | ${fmt(s.p50)} | ${fmt(s.p99)} |`)
+  ...Object.entries(b.stages).map(([stage, s]) => `| ${stage} | ${fmt(s.p50)} | ${fmt(s.p99)} |`),
+  `CPU per cycle: the gateway's process ${fmt(b.cpuPerCycle.gateway)} ms (API, store and LocalLedger), the wallets ${fmt(b.cpuPerCycle.wallets)} ms`
 ]
 
 const program = Effect.gen(function*() {

@@ -19,6 +19,16 @@ export const rssMiB = (pid: number) => {
   return line === undefined ? Number.NaN : Number(line.replace(/\D+/g, "")) / 1024
 }
 
+/**
+ * CPU time a process has used so far in ms, user and system, from /proc (Linux; the kernel counts in
+ * ticks of 10 ms, so a figure is exact only over many of them).
+ */
+export const cpuMs = (pid: number) => {
+  // The command name (field 2) may hold spaces: count fields from after its closing parenthesis.
+  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.split(" ") ?? []
+  return (Number(fields[11]) + Number(fields[12])) * 10
+}
+
 export interface RunningServer {
   readonly url: string
   readonly process: ChildProcess
