@@ -22,7 +22,7 @@ import { join } from "node:path"
 import { requestSuiFromFaucetV2 } from "@mysten/sui/faucet"
 import { SuiGrpcClient } from "@mysten/sui/grpc"
 import { Ed25519Keypair } from "@mysten/sui/keypairs/ed25519"
-import { Duration, Effect } from "effect"
+import { Duration, Effect, Record } from "effect"
 import { FetchLayer, makeApiClient, signIn, withOwner } from "@gateway/client"
 import { makeAgent } from "@gateway/client/AgentSdk"
 import { untilCheckpointed } from "@gateway/client/Finality"
@@ -34,7 +34,8 @@ import { SuiAddress } from "@gateway/domain/SuiAddress"
 import { startBaseline } from "./bench/Baseline.ts"
 import { measurePageWeight } from "./bench/PageWeight.ts"
 import { barChart } from "./bench/Chart.ts"
-import { load, type LoadFigures, medianOf3 } from "./bench/Load.ts"
+import { interleavedMedians, load, type LoadFigures } from "./bench/Load.ts"
+import { machineTimes, stealShare } from "./bench/HostSteal.ts"
 import { cpuMs, type RunningServer, rssMiB, startGateway } from "./bench/ServerProcess.ts"
 import { peerOfferOf, startX402Peer } from "./bench/X402Peer.ts"
 import { localUpstream } from "./LocalUpstream.ts"
@@ -114,12 +115,13 @@ const partA = Effect.gen(function*() {
   const id = ids[Math.floor(ids.length / 2)]
   if (id === undefined) return yield* Effect.die("no services were seeded")
   const entry = yield* client.services.get({ params: { id } })
-  const run = (url: string) => Effect.promise(() => medianOf3(() => load({ url, connections: 32, seconds: SECONDS })))
+  /** The loads at these URLs, interleaved round by round (bench/Load.ts), each one's median. */
+  const sideBySide = <K extends string>(urls: Record<K, string>) =>
+    Effect.promise(() => interleavedMedians(Record.map(urls, (url) => () => load({ url, connections: 32, seconds: SECONDS }))))
   const offer = yield* Effect.promise(() => peerOfferOf(entry.resourceUrl))
   const minting = Effect.gen(function*() {
     const peer = yield* Effect.promise(() => startX402Peer(offer))
-    const challenges = yield* run(entry.resourceUrl)
-    const peerChallenges = yield* run(peer.url)
+    const { challenges, peerChallenges } = yield* sideBySide({ challenges: entry.resourceUrl, peerChallenges: peer.url })
     yield* Effect.promise(peer.stop)
     // The ratio compares challenges only: say so when either side answered anything but a 402.
     for (const [side, figures] of [["ours", challenges], ["peer", peerChallenges]] as const) {
@@ -136,9 +138,11 @@ const partA = Effect.gen(function*() {
   }
   const baseline = yield* Effect.promise(() => startBaseline(JSON.stringify(entry)))
   yield* step("loads: baseline, get by id, search, 402 minting, the @x402/express peer's 402 minting")
-  const baselineFigures = yield* run(baseline.url)
-  const getById = yield* run(`${gateway.url}/v1/services/${id}`)
-  const search = yield* run(`${gateway.url}/v1/services?q=service%2042`)
+  const { baselineFigures, getById, search } = yield* sideBySide({
+    baselineFigures: baseline.url,
+    getById: `${gateway.url}/v1/services/${id}`,
+    search: `${gateway.url}/v1/services?q=service%2042`
+  })
   const { challenges, peerChallenges } = yield* minting
   const rssAfter = rssMiB(pid)
   yield* step("first load of the console at / in headless Chromium")
@@ -299,28 +303,34 @@ const lifecycleLines = (b: Effect.Success<typeof partB>) => [
   `CPU per cycle: the gateway's process ${fmt(b.cpuPerCycle.gateway)} ms (API, store and LocalLedger), the wallets ${fmt(b.cpuPerCycle.wallets)} ms`
 ]
 
+const stealLine = (before: ReturnType<typeof machineTimes>) =>
+  `CPU time the host took from this machine during the run (steal): ${fmt(100 * stealShare(before, machineTimes()), 1)} %`
+
 const program = Effect.gen(function*() {
   const store = process.env.DATABASE_URL === undefined ? "PGlite" : "PostgreSQL"
+  const times = machineTimes()
   if (ONLY_LIFECYCLE) {
     const b = yield* Effect.scoped(partB)
-    return yield* Effect.sync(() => console.log([`Signer lifecycle (${store})`, "", ...lifecycleLines(b)].join("\n")))
+    return yield* Effect.sync(() => console.log([`Signer lifecycle (${store})`, "", ...lifecycleLines(b), "", stealLine(times)].join("\n")))
   }
   const a = yield* partA
   if (a._tag === "Only402") {
     return yield* Effect.sync(() =>
       console.log([
-        `402 minting (${store}; ${SECONDS}s per load run, median of 3, 32 connections, loopback)`,
+        `402 minting (${store}; ${SECONDS}s per load run, median of 3 rounds run side by side, 32 connections, loopback)`,
         "",
         "| load | req/s | p50 ms | p99 ms | ratio to peer |",
         "|---|---|---|---|---|",
         line("402 minting, @x402/express peer", a.peerChallenges),
-        line("402 minting, ours", a.challenges, a.peerChallenges)
+        line("402 minting, ours", a.challenges, a.peerChallenges),
+        "",
+        stealLine(times)
       ].join("\n"))
     )
   }
   const b = yield* Effect.scoped(partB)
   const table = [
-    `Gateway benchmark (${store}; ${SECONDS}s per load run, median of 3, 32 connections, loopback)`,
+    `Gateway benchmark (${store}; ${SECONDS}s per load run, median of 3 rounds run side by side, 32 connections, loopback)`,
     "",
     "| load | req/s | p50 ms | p99 ms | ratio to baseline |",
     "|---|---|---|---|---|",
@@ -346,7 +356,9 @@ const program = Effect.gen(function*() {
     ...lifecycleLines(b),
     "",
     `paid call end to end (challenge, pay, finality, verify, forward) vs calling the upstream directly:`,
-    `  direct p50 ${fmt(b.paidCall.direct.p50)} ms, p99 ${fmt(b.paidCall.direct.p99)} ms; paid p50 ${fmt(b.paidCall.paid.p50)} ms, p99 ${fmt(b.paidCall.paid.p99)} ms; added p50 ${fmt(b.paidCall.addedP50)} ms, p99 ${fmt(b.paidCall.addedP99)} ms`
+    `  direct p50 ${fmt(b.paidCall.direct.p50)} ms, p99 ${fmt(b.paidCall.direct.p99)} ms; paid p50 ${fmt(b.paidCall.paid.p50)} ms, p99 ${fmt(b.paidCall.paid.p99)} ms; added p50 ${fmt(b.paidCall.addedP50)} ms, p99 ${fmt(b.paidCall.addedP99)} ms`,
+    "",
+    stealLine(times)
   ].join("\n")
   yield* Effect.sync(() => {
     console.log(table)

@@ -1,4 +1,5 @@
 import autocannon from "autocannon"
+import { Record } from "effect"
 
 export interface LoadFigures {
   readonly requestsPerSecond: number
@@ -48,19 +49,29 @@ const median = (values: ReadonlyArray<number>) => {
   return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN
 }
 
-/** The median of three runs, figure by figure, so one noisy run does not decide. */
-export const medianOf3 = async (run: () => Promise<LoadFigures>): Promise<LoadFigures> => {
-  const runs: Array<LoadFigures> = []
-  for (let i = 0; i < 3; i++) runs.push(await run())
-  return {
-    requestsPerSecond: median(runs.map((r) => r.requestsPerSecond)),
-    p50: median(runs.map((r) => r.p50)),
-    p99: median(runs.map((r) => r.p99)),
-    non2xx: runs.reduce((a, r) => a + r.non2xx, 0),
-    errors: runs.reduce((a, r) => a + r.errors, 0),
-    statusCodes: runs.reduce<Record<string, number>>((sum, r) => {
-      for (const [code, count] of Object.entries(r.statusCodes)) sum[code] = (sum[code] ?? 0) + count
-      return sum
-    }, {})
+/** Figure by figure, the median of runs of one load; counts are summed. */
+const medianOf = (runs: ReadonlyArray<LoadFigures>): LoadFigures => ({
+  requestsPerSecond: median(runs.map((r) => r.requestsPerSecond)),
+  p50: median(runs.map((r) => r.p50)),
+  p99: median(runs.map((r) => r.p99)),
+  non2xx: runs.reduce((a, r) => a + r.non2xx, 0),
+  errors: runs.reduce((a, r) => a + r.errors, 0),
+  statusCodes: runs.reduce<Record<string, number>>((sum, r) => {
+    for (const [code, count] of Object.entries(r.statusCodes)) sum[code] = (sum[code] ?? 0) + count
+    return sum
+  }, {})
+})
+
+/**
+ * Three rounds, each running every load once in turn, and each load's median
+ * over the rounds. Loads compared as a ratio run side by side in time: this
+ * machine's speed drifts by half within minutes, and a ratio of loads run one
+ * after the other would read the drift.
+ */
+export const interleavedMedians = async <K extends string>(loads: Record<K, () => Promise<LoadFigures>>): Promise<Record<K, LoadFigures>> => {
+  const runs = Record.map(loads, (): Array<LoadFigures> => [])
+  for (let round = 0; round < 3; round++) {
+    for (const name of Record.keys(loads)) runs[name].push(await loads[name]())
   }
+  return Record.map(runs, medianOf)
 }
