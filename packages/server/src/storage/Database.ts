@@ -1,34 +1,18 @@
+import type { Duplex } from "node:stream"
 import type { PGlite } from "@electric-sql/pglite"
-import { PGLiteSocketServer } from "@electric-sql/pglite-socket"
 import { PgClient } from "@effect/sql-pg"
 import { Effect, Layer, Option, Redacted, String as Str } from "effect"
 import { SqlClient } from "effect/sql"
 import { AppConfig } from "../Config.ts"
+import { pgliteConnection } from "./PgliteConnection.ts"
 import { openPglite } from "./PgliteTemplate.ts"
 
-/** A pglite-socket server for `db` on a free loopback port, stopped with the scope, and that port. */
-export const serveOnLoopback = (db: PGlite) =>
-  Effect.gen(function*() {
-    const server = yield* Effect.acquireRelease(
-      Effect.promise(async () => {
-        const server = new PGLiteSocketServer({ db, host: "127.0.0.1", port: 0 })
-        await server.start()
-        return server
-      }),
-      (server) => Effect.promise(() => server.stop()).pipe(Effect.ignore)
-    )
-    return { server, port: Number(server.getServerConn().split(":")[1]) }
-  })
-
-/** PGlite in this process, and a pglite-socket server for it on a loopback port. */
-export const servePglite = (dataDir: Option.Option<string>) =>
-  Effect.gen(function*() {
-    const db = yield* Effect.acquireRelease(
-      Effect.promise(() => openPglite(Option.getOrUndefined(dataDir))),
-      (db) => Effect.promise(() => db.close()).pipe(Effect.ignore)
-    )
-    return { db, ...yield* serveOnLoopback(db) }
-  })
+/** PGlite in this process on `dataDir` (in memory when none), closed with the scope. */
+export const openStore = (dataDir: Option.Option<string>) =>
+  Effect.acquireRelease(
+    Effect.promise(() => openPglite(Option.getOrUndefined(dataDir))),
+    (db) => Effect.promise(() => db.close()).pipe(Effect.ignore)
+  )
 
 /**
  * Rows arrive camelCase and `sql(name)` / `sql.insert` identifiers go out
@@ -37,16 +21,16 @@ export const servePglite = (dataDir: Option.Option<string>) =>
  */
 const names = { transformResultNames: Str.snakeToCamel, transformQueryNames: Str.camelToSnake, transformJson: false } as const
 
-/** The `@effect/sql-pg` client for a pglite-socket: the socket serves one connection, so the pool is exactly one. */
-export const layerPgliteClient = (port: number) =>
-  PgClient.layer({ host: "127.0.0.1", port, username: "postgres", database: "postgres", maxConnections: 1, minConnections: 1, ...names })
-
 /**
- * The embedded default: PGlite in-process, served on loopback by
- * pglite-socket so the same `@effect/sql-pg` client talks to it.
+ * The `@effect/sql-pg` client on PGlite in this process, over `connect`
+ * (PgliteConnection.ts; tests wrap it to cut connections): PGlite runs one
+ * statement at a time, so the pool is exactly one connection.
  */
-export const layerPglite = (dataDir: Option.Option<string>) =>
-  Layer.unwrap(Effect.map(servePglite(dataDir), ({ port }) => layerPgliteClient(port)))
+export const layerPgliteClient = (db: PGlite, connect: () => Duplex = pgliteConnection(db)) =>
+  PgClient.layer({ stream: connect, username: "postgres", database: "postgres", maxConnections: 1, minConnections: 1, ...names })
+
+/** The embedded default: PGlite in-process, reached by the same `@effect/sql-pg` client as PostgreSQL. */
+export const layerPglite = (dataDir: Option.Option<string>) => Layer.unwrap(Effect.map(openStore(dataDir), layerPgliteClient))
 
 /** A real PostgreSQL, optionally confined to one schema (tests give each run its own). */
 export const layerPostgres = (url: Redacted.Redacted, options: { readonly schema?: string; readonly applicationName?: string } = {}) =>

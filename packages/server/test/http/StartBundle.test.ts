@@ -1,5 +1,6 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js"
+import { readdirSync, readFileSync, readlinkSync } from "node:fs"
 import { afterAll, assert, beforeAll, describe, it } from "@effect/vitest"
 import { type RunningServer, startGateway } from "../../../../scripts/bench/ServerProcess.ts"
 import { buildServer } from "../../build.ts"
@@ -11,6 +12,25 @@ import { buildServer } from "../../build.ts"
  * PGlite's cluster template), a module esbuild cannot bundle or a layer that
  * only fails at start-up fails here.
  */
+/** The TCP ports a process listens on (Linux): its sockets' inodes, found among the kernel's listening sockets. */
+const listeningPorts = (pid: number) => {
+  const inodes = new Set(readdirSync(`/proc/${pid}/fd`).flatMap((fd) => {
+    try {
+      return [/^socket:\[(\d+)\]$/.exec(readlinkSync(`/proc/${pid}/fd/${fd}`))?.[1] ?? []].flat()
+    } catch {
+      return [] // closed while listed
+    }
+  }))
+  return ["tcp", "tcp6"].flatMap((table) =>
+    readFileSync(`/proc/${pid}/net/${table}`, "utf8").split("\n").slice(1).flatMap((line) => {
+      const fields = line.trim().split(/\s+/)
+      const [local, state, inode] = [fields[1], fields[3], fields[9]]
+      // State 0A is LISTEN; the local address ends in the port, in hex.
+      return state === "0A" && inode !== undefined && inodes.has(inode) && local !== undefined ? [parseInt(local.split(":")[1] ?? "", 16)] : []
+    })
+  )
+}
+
 describe("the bundle npm start runs", () => {
   let gateway: RunningServer | undefined
   const url = () => {
@@ -46,5 +66,11 @@ describe("the bundle npm start runs", () => {
     const tools = await mcp.listTools()
     await mcp.close()
     assert.isAbove(tools.tools.length, 0)
+  })
+
+  it("listens on its HTTP port and nothing else: the embedded store has no address a local process could reach", () => {
+    const pid = gateway?.process.pid
+    if (pid === undefined) return assert.fail("the gateway did not start")
+    assert.deepStrictEqual(listeningPorts(pid), [Number(new URL(url()).port)])
   })
 })

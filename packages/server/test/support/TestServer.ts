@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto"
 import type { PGlite } from "@electric-sql/pglite"
-import { PGLiteSocketServer } from "@electric-sql/pglite-socket"
+import { Duplex } from "node:stream"
 import { Config, Context, Effect, Layer, Option, Redacted, References } from "effect"
 import { HttpServer } from "effect/http"
 import { SqlClient } from "effect/sql"
@@ -8,6 +8,7 @@ import { LedgerJournal } from "@gateway/chain/local/LedgerJournal"
 import { AppConfig, type AppConfigShape, defaults } from "../../src/Config.ts"
 import { layerLocalGateway } from "../../src/Server.ts"
 import * as Database from "../../src/storage/Database.ts"
+import { pgliteConnection } from "../../src/storage/PgliteConnection.ts"
 import { openPglite } from "../../src/storage/PgliteTemplate.ts"
 
 export const INTERNAL_SECRET = "test-internal-hop-secret"
@@ -58,7 +59,7 @@ const empty = async (db: PGlite) => {
   await db.exec("CREATE SCHEMA public")
 }
 
-/** A fresh PGlite cluster (a pooled one, emptied), served on loopback for one test store's lifetime. */
+/** A fresh PGlite cluster (a pooled one, emptied), for one test store's lifetime. */
 const pooledPglite = Effect.gen(function*() {
   const db = yield* Effect.acquireRelease(
     Effect.promise(async () => idlePglite.pop() ?? openPglite(undefined)),
@@ -71,7 +72,7 @@ const pooledPglite = Effect.gen(function*() {
         )
       ).pipe(Effect.ignore)
   )
-  return Database.layerPgliteClient((yield* Database.serveOnLoopback(db)).port)
+  return Database.layerPgliteClient(db)
 })
 
 /**
@@ -95,30 +96,48 @@ export class StoreSwitch extends Context.Service<StoreSwitch, {
   readonly cut: Effect.Effect<void>
 }>()("@gateway/server/test/StoreSwitch") {}
 
+/** A connection that fails as a refused connect does: at once, before any byte is answered. */
+const refused = () => {
+  const connection = new Duplex({
+    read() {},
+    write(_chunk, _encoding, callback) {
+      callback()
+    }
+  })
+  process.nextTick(() => connection.destroy(Object.assign(new Error("connect ECONNREFUSED (the test store is down)"), { code: "ECONNREFUSED" })))
+  return connection
+}
+
 /**
- * A test store that can be switched off: PGlite whose socket server is stopped
- * (connections refused), or a PostgreSQL schema renamed away (every query fails).
+ * A test store that can be switched off: PGlite whose connections are cut
+ * and new ones refused, or a PostgreSQL schema renamed away (every query fails).
  */
 export const SwitchableStore: Layer.Layer<SqlClient.SqlClient | StoreSwitch> = Layer.unwrap(
   Effect.gen(function*() {
     const url = yield* Config.option(Config.Redacted("TEST_DATABASE_URL"))
     if (Option.isNone(url)) {
-      const pglite = yield* Database.servePglite(Option.none())
-      let server = pglite.server
-      yield* Effect.addFinalizer(() => Effect.promise(() => server.stop()).pipe(Effect.ignore))
+      const db = yield* Database.openStore(Option.none())
+      const connect = pgliteConnection(db)
+      const open = new Set<Duplex>()
+      let up = true
+      const stream = () => {
+        if (!up) return refused()
+        const connection = connect()
+        open.add(connection)
+        connection.once("close", () => open.delete(connection))
+        return connection
+      }
+      const cutAll = Effect.sync(() => open.forEach((connection) => connection.destroy()))
       return Layer.merge(
-        Database.layerPgliteClient(pglite.port),
+        Database.layerPgliteClient(db, stream),
         Layer.succeed(StoreSwitch, StoreSwitch.of({
-          down: Effect.promise(() => server.stop()),
-          up: Effect.promise(async () => {
-            server = new PGLiteSocketServer({ db: pglite.db, host: "127.0.0.1", port: pglite.port })
-            await server.start()
+          down: Effect.andThen(Effect.sync(() => {
+            up = false
+          }), cutAll),
+          up: Effect.sync(() => {
+            up = true
           }),
-          cut: Effect.promise(async () => {
-            await server.stop()
-            server = new PGLiteSocketServer({ db: pglite.db, host: "127.0.0.1", port: pglite.port })
-            await server.start()
-          })
+          cut: cutAll
         }))
       )
     }
