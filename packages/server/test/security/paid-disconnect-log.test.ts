@@ -63,6 +63,9 @@ describe("security: a caller that hangs up on a paid call is logged at Info", ()
         logs.length = 0
         const gate = upstream.hold()
         yield* hangUp(entry.resourceUrl, header, Effect.promise(() => gate.arrived))
+        // The seller answers only after the gateway has seen the caller's connection close, as "while the seller answers"
+        // means: released at once, its answer could reach the gateway before the hang-up does, and nobody would have left yet.
+        yield* Effect.sleep("100 millis")
         gate.release()
         // The forward runs on to its settled record after the caller left; then the request ends.
         yield* Effect.sleep("300 millis")
