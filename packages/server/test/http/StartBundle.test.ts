@@ -5,18 +5,12 @@ import { afterAll, assert, beforeAll, describe, it } from "@effect/vitest"
 import { type RunningServer, startGateway } from "../../../../scripts/bench/ServerProcess.ts"
 import { buildServer } from "../../build.ts"
 
-/**
- * `npm start` runs the bundle `build.ts` writes, not the source the other
- * tests load: this builds it and starts it as `npm start` does (the script's
- * environment and Node flags), so a file the bundle cannot find (the console,
- * PGlite's cluster template), a module esbuild cannot bundle or a layer that
- * only fails at start-up fails here.
- */
 /** The TCP ports a process listens on (Linux): its sockets' inodes, found among the kernel's listening sockets. */
 const listeningPorts = (pid: number) => {
   const inodes = new Set(readdirSync(`/proc/${pid}/fd`).flatMap((fd) => {
     try {
-      return [/^socket:\[(\d+)\]$/.exec(readlinkSync(`/proc/${pid}/fd/${fd}`))?.[1] ?? []].flat()
+      const inode = /^socket:\[(\d+)\]$/.exec(readlinkSync(`/proc/${pid}/fd/${fd}`))?.[1]
+      return inode === undefined ? [] : [inode]
     } catch {
       return [] // closed while listed
     }
@@ -31,6 +25,13 @@ const listeningPorts = (pid: number) => {
   )
 }
 
+/**
+ * `npm start` runs the bundle `build.ts` writes, not the source the other
+ * tests load: this builds it and starts it as `npm start` does (the script's
+ * environment and Node flags), so a file the bundle cannot find (the console,
+ * PGlite's cluster template), a module esbuild cannot bundle or a layer that
+ * only fails at start-up fails here.
+ */
 describe("the bundle npm start runs", () => {
   let gateway: RunningServer | undefined
   const url = () => {

@@ -1,4 +1,5 @@
 import type { Duplex } from "node:stream"
+import { PgProtocol } from "@effect/sql-pg"
 import { assert, describe, it } from "@effect/vitest"
 import { Effect, Layer, Option } from "effect"
 import { SqlClient, SqlError } from "effect/sql"
@@ -17,14 +18,6 @@ const store = Effect.gen(function*() {
   }))
   return { db, connections, client }
 })
-
-/** A CancelRequest (PostgreSQL protocol: length 16, code 80877102, a process id and a secret key). */
-const cancelRequest = () => {
-  const message = Buffer.alloc(16)
-  message.writeInt32BE(16, 0)
-  message.writeInt32BE(80877102, 4)
-  return message
-}
 
 describe("the in-process connection to PGlite", () => {
   it.live("answers statements, parameters and transactions as PostgreSQL's wire protocol does", () =>
@@ -78,7 +71,7 @@ describe("the in-process connection to PGlite", () => {
       const answered: Array<Buffer> = []
       cancel.on("data", (chunk: Buffer) => answered.push(chunk))
       const closed = new Promise((resolve) => cancel.once("close", resolve))
-      cancel.write(cancelRequest())
+      cancel.write(PgProtocol.encodeCancelRequest({ pid: 1, secret: 1 }))
       yield* Effect.promise(() => closed)
       assert.deepStrictEqual(answered, [])
       assert.isTrue(db.isInTransaction(), "another connection's end never rolls back the session's transaction")
