@@ -17,6 +17,8 @@ export const httpStatus = {
   TX_FAILED: 502,
   FOREIGN_DIGEST: 502,
   UNVERIFIED: 502,
+  /** Not in the spec's table (it leaves rate limits "not shown"): a limit was reached; `Retry-After` says when to try again. */
+  RATE_LIMITED: 429,
   INTERNAL: 500
 } as const
 
@@ -58,6 +60,11 @@ export class Unverified extends Schema.Error<Unverified>("Unverified")(
   fields("UNVERIFIED"), { httpApiStatus: httpStatus.UNVERIFIED }
 ) {}
 
+/** A rate limit or budget was reached: the body is the spec's four fields, and the response carries `Retry-After`. */
+export class RateLimited extends Schema.Error<RateLimited>("RateLimited")(
+  fields("RATE_LIMITED"), { httpApiStatus: httpStatus.RATE_LIMITED }
+) {}
+
 /** Not a spec code: the body of an unexpected defect, which must leak nothing. */
 export class Internal extends Schema.Error<Internal>("Internal")(fields("INTERNAL"), { httpApiStatus: httpStatus.INTERNAL }) {}
 
@@ -75,6 +82,7 @@ export type ApiError =
   | TxFailed
   | ForeignDigest
   | Unverified
+  | RateLimited
   | Internal
 
 const errorClasses = [
@@ -88,6 +96,7 @@ const errorClasses = [
   TxFailed,
   ForeignDigest,
   Unverified,
+  RateLimited,
   Internal
 ] as const
 

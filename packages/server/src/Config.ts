@@ -1,4 +1,5 @@
-import { Config, ConfigProvider, Context, Layer, Option, type Redacted } from "effect"
+import { Config, ConfigProvider, Context, Layer, Option, type Redacted, Result } from "effect"
+import { IpNetwork } from "effect/net"
 import { genesisRegistryId, localPackage } from "@gateway/chain/local/LedgerObject"
 import type { LedgerConfig } from "@gateway/chain/local/LocalLedger"
 import type { SpendAccountPackage } from "@gateway/domain/chain/SpendAccountModule"
@@ -34,6 +35,8 @@ export interface AppConfigShape {
   readonly signInPerMinute: number
   /** Sign-in challenges one client (network address) may ask for per minute, per replica. */
   readonly signInChallengesPerMinute: number
+  /** Proxies (CIDRs) whose `X-Forwarded-For` names the client; from anyone else the header is ignored. */
+  readonly trustedProxies: ReadonlyArray<IpNetwork.IpNetwork>
   /** How often each replica deletes expired sign-in challenges and sessions. */
   readonly storeSweepIntervalMs: number
   /** Upstreams on loopback or private addresses that are allowed anyway, as `host:port` (local development and tests only). */
@@ -90,6 +93,7 @@ export const defaults: AppConfigShape = {
   suiGrpcUrl: Option.none(),
   signInPerMinute: 30,
   signInChallengesPerMinute: 10,
+  trustedProxies: [],
   storeSweepIntervalMs: 10 * 60 * 1000,
   upstreamAllowHosts: [],
   upstreamMaxBodyBytes: 10 * 1024 * 1024,
@@ -115,6 +119,18 @@ const list = (name: string, fallback: ReadonlyArray<string>) =>
   )
 
 const refuse = (message: string, cause?: unknown) => Config.fail(new ConfigProvider.SourceError({ message, cause }))
+
+/** Comma-separated networks in CIDR form; one that does not parse fails start-up, naming it. */
+const networks = (name: string) =>
+  list(name, []).pipe(Config.flatMap((values) => {
+    const parsed: Array<IpNetwork.IpNetwork> = []
+    for (const value of values) {
+      const network = IpNetwork.fromString(value)
+      if (Result.isFailure(network)) return refuse(`${name}: "${value}" is not a network in CIDR form (e.g. 10.0.0.0/8 or 203.0.113.7/32)`)
+      parsed.push(network.success)
+    }
+    return Config.succeed(parsed)
+  }))
 
 /** A live-mode setting whose failure tells the operator what live mode needs, not just what the parser expected. */
 const requiredLive = <A>(name: string, expected: string, config: Config.Config<A>) =>
@@ -193,6 +209,7 @@ export class AppConfig extends Context.Service<AppConfig, AppConfigShape>()("@ga
     paymentChallengeSeconds: int("PAYMENT_CHALLENGE_SECONDS", defaults.paymentChallengeSeconds),
     signInPerMinute: int("SIGN_IN_PER_MINUTE", defaults.signInPerMinute),
     signInChallengesPerMinute: int("SIGN_IN_CHALLENGES_PER_MINUTE", defaults.signInChallengesPerMinute),
+    trustedProxies: networks("TRUSTED_PROXIES"),
     storeSweepIntervalMs: int("STORE_SWEEP_INTERVAL_MS", defaults.storeSweepIntervalMs),
     upstreamAllowHosts: list("UPSTREAM_ALLOW_HOSTS", defaults.upstreamAllowHosts),
     upstreamMaxBodyBytes: int("UPSTREAM_MAX_BODY_BYTES", defaults.upstreamMaxBodyBytes),

@@ -1,5 +1,5 @@
 import { NodeHttpServer } from "@effect/platform-node"
-import { ByteSize, Effect, Layer } from "effect"
+import { ByteSize, Effect, identity, Layer } from "effect"
 import { HttpIncomingMessage, HttpMiddleware, HttpRouter } from "effect/http"
 import { SqlClient } from "effect/sql"
 import type { ClientWithCoreApi } from "@mysten/sui/client"
@@ -17,6 +17,7 @@ import { McpRoutes } from "./discovery/mcp/McpRoutes.ts"
 import { CatalogRepo } from "./catalog/CatalogRepo.ts"
 import { GatewayKeyRepo } from "./storage/GatewayKeyRepo.ts"
 import { PaymentRepo } from "./paidCalls/PaymentRepo.ts"
+import { RateLimits } from "./limits/RateLimits.ts"
 import { PolicyRepo } from "./owners/PolicyRepo.ts"
 import { SignerRepo } from "./signers/SignerRepo.ts"
 import { SessionRepo } from "./owners/SessionRepo.ts"
@@ -47,7 +48,8 @@ const Base = Layer.mergeAll(
   PaymentRepo.layer,
   GatewayKeyRepo.layer,
   PublicUrl.layer,
-  UpstreamForwarder.layer
+  UpstreamForwarder.layer,
+  RateLimits.layer
 )
 
 const Core = Layer.mergeAll(OwnerSessions.layer, Policies.layer, GrantVerification.layer, Catalog.layer).pipe(Layer.provideMerge(Base))
@@ -65,7 +67,12 @@ const serve = <R>(chainRoutes: Layer.Layer<never, never, R>) =>
     Effect.gen(function*() {
       const config = yield* AppConfig
       const reads = yield* ServiceReadCache
-      return HttpRouter.serve(Layer.mergeAll(HttpApp, McpRoutes, chainRoutes), { disableLogger: true, middleware: (app) => withRequestId(HttpMiddleware.logger(app)) }).pipe(
+      // Behind trusted proxies the client is the first untrusted address of X-Forwarded-For; from anyone else the header is ignored.
+      const clientAddress = config.trustedProxies.length === 0 ? identity : HttpMiddleware.xForwardedHeaders({ trustedProxies: config.trustedProxies })
+      return HttpRouter.serve(Layer.mergeAll(HttpApp, McpRoutes, chainRoutes), {
+        disableLogger: true,
+        middleware: (app) => withRequestId(HttpMiddleware.logger(clientAddress(app)))
+      }).pipe(
         Layer.provide(Features),
         Layer.provideMerge(NodeHttpServer.layer(() => createGatewayServer(reads, config), { host: config.host, port: config.port })),
         Layer.provide(Layer.succeed(HttpIncomingMessage.MaxBodySize, MAX_BODY))

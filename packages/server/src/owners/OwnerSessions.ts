@@ -2,12 +2,15 @@ import { createHash, createHmac, randomBytes } from "node:crypto"
 import { verifyPersonalMessageSignature } from "@mysten/sui/verify"
 import { Clock, Context, Duration, Effect, Layer, Option, Redacted, Schedule } from "effect"
 import { Unauthenticated, type Unavailable } from "@gateway/domain/Errors"
+import { perMinute } from "@gateway/domain/limits/Quota"
 import type { Challenge, Session } from "@gateway/domain/OwnerSession"
 import * as SignInMessage from "@gateway/domain/SignInMessage"
 import { SuiAddress } from "@gateway/domain/SuiAddress"
 import { AppConfig } from "../Config.ts"
 import { SessionRepo } from "./SessionRepo.ts"
 import { PublicUrl } from "../http/PublicUrl.ts"
+import type { Limited } from "../limits/Limited.ts"
+import { RateLimits } from "../limits/RateLimits.ts"
 import { sameSecret } from "../secrets/SameSecret.ts"
 
 const unauthenticated = (reason: string) =>
@@ -57,17 +60,18 @@ export interface Caller {
  * opaque bearer token stored only as its hash. Also verifies trusted internal
  * hops. Any other credential is UNAUTHENTICATED.
  *
- * Two brakes, so nobody can spend another's budget: asking for a challenge
+ * Two limits, so nobody can spend another's budget: asking for a challenge
  * (and failing to sign in) costs the asking client's budget
  * (`signInChallengesPerMinute`), and only a verified signature costs the
  * address's (`signInPerMinute`), which only that address's key can spend.
+ * Both are counted in the store, so they hold across replicas.
  * Expired challenges, sessions and internal-hop records are deleted every
  * `storeSweepIntervalMs` while the service runs, on every replica (the
  * deletes are idempotent, so replicas sweeping at once is harmless).
  */
 export class OwnerSessions extends Context.Service<OwnerSessions, {
-  challenge(address: SuiAddress, client: ClientAddress): Effect.Effect<typeof Challenge.Type, Unauthenticated | Unavailable>
-  signIn(message: string, signature: string, client: ClientAddress): Effect.Effect<Session, Unauthenticated | Unavailable>
+  challenge(address: SuiAddress, client: ClientAddress): Effect.Effect<typeof Challenge.Type, Limited | Unavailable>
+  signIn(message: string, signature: string, client: ClientAddress): Effect.Effect<Session, Unauthenticated | Limited | Unavailable>
   authenticate(authorization: string): Effect.Effect<Caller, Unauthenticated | Unavailable>
   /** Revokes the session the caller presented; how many sessions stopped working (0 for an internal hop). */
   signOut(caller: Caller): Effect.Effect<number, Unavailable>
@@ -82,11 +86,10 @@ export class OwnerSessions extends Context.Service<OwnerSessions, {
       const publicUrl = yield* PublicUrl
       const now = Effect.map(Clock.currentTimeMillis, (ms) => new Date(ms))
 
-      const brake = (admit: ReturnType<typeof makeSignInBrake>) => (key: string) =>
-        Effect.flatMap(Clock.currentTimeMillis, (ms) =>
-          admit(key, ms) ? Effect.void : Effect.fail(unauthenticated("sign_in_rate_limited")))
-      const throttleClient = brake(makeSignInBrake(config.signInChallengesPerMinute))
-      const throttleAddress = brake(makeSignInBrake(config.signInPerMinute))
+      const limits = yield* RateLimits
+      const tooMany = { message: "Too many sign-in attempts: try again after Retry-After seconds", reason: "sign_in_rate_limited" }
+      const throttleClient = (client: ClientAddress) => limits.take(`sign_in_client:${client}`, perMinute(config.signInChallengesPerMinute), tooMany)
+      const throttleAddress = (address: string) => limits.take(`sign_in_address:${address}`, perMinute(config.signInPerMinute), tooMany)
       /** A failed sign-in costs the client that tried, never the address it named. */
       const refuseSignIn = (client: ClientAddress, reason: string) =>
         Effect.andThen(throttleClient(client), Effect.fail(unauthenticated(reason)))

@@ -11,6 +11,7 @@ import sellerCredentials from "./migrations/0008_seller_credentials.ts"
 import sessionHygiene from "./migrations/0009_session_hygiene.ts"
 import paymentListings from "./migrations/0010_payment_listings.ts"
 import paymentSnapshots from "./migrations/0011_payment_snapshots.ts"
+import usageCounters from "./migrations/0012_usage_counters.ts"
 
 /** Every migration by id, in order: tests that need the store as an older gateway left it take a prefix. */
 export const migrations = {
@@ -24,7 +25,8 @@ export const migrations = {
   "0008_seller_credentials": sellerCredentials,
   "0009_session_hygiene": sessionHygiene,
   "0010_payment_listings": paymentListings,
-  "0011_payment_snapshots": paymentSnapshots
+  "0011_payment_snapshots": paymentSnapshots,
+  "0012_usage_counters": usageCounters
 }
 
 const loader = Migrator.fromRecord(migrations)

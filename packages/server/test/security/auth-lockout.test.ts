@@ -1,35 +1,17 @@
-import { request } from "node:http"
 import { Ed25519Keypair } from "@mysten/sui/keypairs/ed25519"
 import { assert, describe, layer } from "@effect/vitest"
 import { Effect, Layer } from "effect"
 import { FetchLayer, makeApiClient, signIn, withOwner } from "@gateway/client"
 import { SuiAddress } from "@gateway/domain/SuiAddress"
 import { failsWith } from "../support/Assertions.ts"
+import { awayFromMinuteEdge, postJson } from "../support/RawPost.ts"
 import { BaseUrl, layerTestServer } from "../support/TestServer.ts"
 
 /** Another client than the test's own: the whole of 127/8 is loopback, so a second source address is a second client. */
 const ATTACKER_ADDRESS = "127.0.0.2"
 
 /** A JSON POST from the attacker's own network address. */
-const postFromAttacker = (baseUrl: string, path: string, body: unknown) =>
-  Effect.callback<{ readonly status: number; readonly body: Record<string, unknown> }>((resume) => {
-    const text = JSON.stringify(body)
-    const sent = request(`${baseUrl}${path}`, {
-      method: "POST",
-      localAddress: ATTACKER_ADDRESS,
-      headers: { "content-type": "application/json", "content-length": Buffer.byteLength(text) }
-    }, (response) => {
-      const chunks: Array<Buffer> = []
-      response.on("data", (chunk: Buffer) => chunks.push(chunk))
-      response.on("end", () =>
-        resume(Effect.succeed({
-          status: response.statusCode ?? 0,
-          body: JSON.parse(Buffer.concat(chunks).toString("utf8")) as Record<string, unknown>
-        })))
-    })
-    sent.on("error", (error) => resume(Effect.die(error)))
-    sent.end(text)
-  })
+const postFromAttacker = (baseUrl: string, path: string, body: unknown) => postJson(`${baseUrl}${path}`, body, { localAddress: ATTACKER_ADDRESS })
 
 describe("sign-in cannot be locked out by someone else", () => {
   // The default brakes: 30 verified steps per address, 10 challenges per client.
@@ -43,11 +25,20 @@ describe("sign-in cannot be locked out by someone else", () => {
         const victim = new Ed25519Keypair()
         const address = SuiAddress.make(victim.toSuiAddress())
 
+        yield* awayFromMinuteEdge()
         const statuses: Array<number> = []
         for (let i = 0; i < 30; i++) statuses.push((yield* postFromAttacker(baseUrl, "/v1/auth/challenge", { address })).status)
         assert.strictEqual(statuses.filter((s) => s === 200).length, 10, "the attacker's own client budget stops the flood")
         const refused = yield* postFromAttacker(baseUrl, "/v1/auth/challenge", { address })
-        assert.deepStrictEqual(refused.body.reason, "sign_in_rate_limited")
+        assert.strictEqual(refused.status, 429)
+        assert.deepStrictEqual(refused.body, {
+          ok: false,
+          code: "RATE_LIMITED",
+          message: "Too many sign-in attempts: try again after Retry-After seconds",
+          reason: "sign_in_rate_limited"
+        })
+        const retryAfter = Number(refused.headers["retry-after"])
+        assert.isTrue(Number.isInteger(retryAfter) && retryAfter >= 1 && retryAfter <= 60, `Retry-After: ${String(refused.headers["retry-after"])}`)
 
         // Messages naming the victim, signed by a key that is not the victim's.
         const forger = new Ed25519Keypair()
@@ -55,7 +46,8 @@ describe("sign-in cannot be locked out by someone else", () => {
         for (let i = 0; i < 30; i++) {
           const { signature } = yield* Effect.promise(() => forger.signPersonalMessage(new TextEncoder().encode(issued.message)))
           const forged = yield* postFromAttacker(baseUrl, "/v1/auth/session", { message: issued.message, signature })
-          assert.strictEqual(forged.status, 401)
+          // Refused either way; with the attacker's client budget already spent, as rate limited.
+          assert.strictEqual(forged.status, 429)
         }
 
         const session = yield* signIn(client, victim)

@@ -1,0 +1,47 @@
+import { request } from "node:http"
+import { Effect } from "effect"
+
+export interface RawAnswer {
+  readonly status: number
+  readonly headers: Readonly<Record<string, string | ReadonlyArray<string> | undefined>>
+  readonly body: Record<string, unknown>
+}
+
+/**
+ * A JSON POST sent as a given client would send it: from `localAddress` (the whole of 127/8 is loopback, so
+ * 127.0.0.2 is a second client on this machine) with any headers, `X-Forwarded-For` included.
+ */
+export const postJson = (
+  url: string,
+  body: unknown,
+  options: { readonly localAddress?: string; readonly headers?: Readonly<Record<string, string>> } = {}
+) =>
+  Effect.callback<RawAnswer>((resume) => {
+    const text = JSON.stringify(body)
+    const sent = request(url, {
+      method: "POST",
+      ...(options.localAddress === undefined ? {} : { localAddress: options.localAddress }),
+      headers: { ...options.headers, "content-type": "application/json", "content-length": Buffer.byteLength(text) }
+    }, (response) => {
+      const chunks: Array<Buffer> = []
+      response.on("data", (chunk: Buffer) => chunks.push(chunk))
+      response.on("end", () =>
+        resume(Effect.succeed({
+          status: response.statusCode ?? 0,
+          headers: response.headers,
+          body: JSON.parse(Buffer.concat(chunks).toString("utf8")) as Record<string, unknown>
+        })))
+    })
+    sent.on("error", (error) => resume(Effect.die(error)))
+    sent.end(text)
+  })
+
+/**
+ * Waits, if need be, until at least `seconds` are left in the current minute: limits count in windows aligned
+ * to the minute, so a test that fills one must not straddle two.
+ */
+export const awayFromMinuteEdge = (seconds = 15) =>
+  Effect.suspend(() => {
+    const left = 60_000 - (Date.now() % 60_000)
+    return left >= seconds * 1000 ? Effect.void : Effect.sleep(left + 50)
+  })
