@@ -35,6 +35,17 @@ describe("limits are counted in the store, so every replica spends one budget", 
         // Another client's budget is its own.
         assert.strictEqual((yield* askChallenge(a, { localAddress: "127.0.0.2" })).status, 200)
       }))
+
+    it.effect("a burst at both replicas at once gets exactly the limit", () =>
+      Effect.gen(function*() {
+        const a = yield* ReplicaA
+        const b = yield* ReplicaB
+        yield* awayFromMinuteEdge()
+        const burst = Array.from({ length: 24 }, (_, i) => askChallenge(i % 2 === 0 ? a : b, { localAddress: "127.0.0.4" }))
+        const answers = yield* Effect.all(burst, { concurrency: "unbounded" })
+        assert.strictEqual(answers.filter((r) => r.status === 200).length, LIMIT)
+        for (const refused of answers.filter((r) => r.status !== 200)) expectLimited(refused)
+      }))
   })
 })
 
