@@ -63,8 +63,22 @@ export interface AppConfigShape {
   readonly sponsorKey: Option.Option<Redacted.Redacted>
   /** The most gas (MIST) one sponsored transaction may budget. */
   readonly sponsorGasBudgetMax: number
-  /** Sponsored transactions (built or executed) one owner may ask for per minute, per replica. */
+  /** Sponsorship requests (built or executed) one owner may make per minute, counted in the store. */
   readonly sponsorPerOwnerPerMinute: number
+  /** Gas (MIST of budget) one owner with something at stake may be sponsored per day. */
+  readonly sponsorOwnerGasPerDay: number
+  /** Gas (MIST of budget) an address with nothing at stake (no funded spend account, no live service) may be sponsored per day. */
+  readonly sponsorNewcomerGasPerDay: number
+  /** Gas (MIST of budget) the sponsor pays for everyone together per minute: what bounds its spend. */
+  readonly sponsorGasPerMinute: number
+  /** The share of `sponsorGasPerMinute` addresses with nothing at stake may use together. */
+  readonly sponsorNewcomerGasPerMinute: number
+  /** How long a built sponsored transaction holds its gas coin; after it the gateway no longer co-signs it. */
+  readonly sponsorReservationMs: number
+  /** Free gas coins the sponsor keeps split off, so that many builds can hold one each at once. */
+  readonly sponsorPoolCoins: number
+  /** What each of the sponsor's pool coins holds when split off (MIST). */
+  readonly sponsorCoinMist: number
 }
 
 /** LocalLedger's package id: any fixed address serves, since it publishes nothing. */
@@ -107,7 +121,14 @@ export const defaults: AppConfigShape = {
   keepAliveTimeoutMs: 5_000,
   sponsorKey: Option.none(),
   sponsorGasBudgetMax: 50_000_000,
-  sponsorPerOwnerPerMinute: 10
+  sponsorPerOwnerPerMinute: 10,
+  sponsorOwnerGasPerDay: 500_000_000,
+  sponsorNewcomerGasPerDay: 25_000_000,
+  sponsorGasPerMinute: 100_000_000,
+  sponsorNewcomerGasPerMinute: 50_000_000,
+  sponsorReservationMs: 60_000,
+  sponsorPoolCoins: 16,
+  sponsorCoinMist: 1_000_000_000
 }
 
 const int = (name: string, fallback: number) => Config.Int(name).pipe(Config.withDefault(fallback))
@@ -224,6 +245,13 @@ export class AppConfig extends Context.Service<AppConfig, AppConfigShape>()("@ga
     sponsorKey: Config.option(Config.Redacted("SPONSOR_KEY")),
     sponsorGasBudgetMax: int("SPONSOR_GAS_BUDGET_MAX", defaults.sponsorGasBudgetMax),
     sponsorPerOwnerPerMinute: int("SPONSOR_PER_OWNER_PER_MINUTE", defaults.sponsorPerOwnerPerMinute),
+    sponsorOwnerGasPerDay: int("SPONSOR_OWNER_GAS_PER_DAY", defaults.sponsorOwnerGasPerDay),
+    sponsorNewcomerGasPerDay: int("SPONSOR_NEWCOMER_GAS_PER_DAY", defaults.sponsorNewcomerGasPerDay),
+    sponsorGasPerMinute: int("SPONSOR_GAS_PER_MINUTE", defaults.sponsorGasPerMinute),
+    sponsorNewcomerGasPerMinute: int("SPONSOR_NEWCOMER_GAS_PER_MINUTE", defaults.sponsorNewcomerGasPerMinute),
+    sponsorReservationMs: int("SPONSOR_RESERVATION_MS", defaults.sponsorReservationMs),
+    sponsorPoolCoins: int("SPONSOR_POOL_COINS", defaults.sponsorPoolCoins),
+    sponsorCoinMist: int("SPONSOR_COIN_MIST", defaults.sponsorCoinMist),
     chain: chainConfig
   }).pipe(Config.map(({ chain, ...config }) => ({ ...config, ...chain })))
 

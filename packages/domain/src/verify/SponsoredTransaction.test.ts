@@ -1,7 +1,7 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Transaction } from "@mysten/sui/transactions"
 import type { SpendAccountPackage } from "../chain/SpendAccountModule.ts"
-import { checkSponsoredKind, checkSponsoredTransaction, type SponsorRules } from "./SponsoredTransaction.ts"
+import { checkSponsoredKind, checkSponsoredTransaction, ownedInputIds, type SponsorRules } from "./SponsoredTransaction.ts"
 
 const addr = (n: number) => `0x${n.toString(16).padStart(64, "0")}`
 const PKG = addr(0x5e4d)
@@ -14,7 +14,8 @@ const GAS_COIN = addr(0x9a)
 const OWNER_COIN = addr(0x9b)
 const DIGEST = "11111111111111111111111111111111"
 const COIN_TYPE = `${addr(0x77)}::usd::USD`
-const RULES: SponsorRules = { pkg: PACKAGE, sender: OWNER, sponsor: SPONSOR, gasBudgetMax: 50_000_000n }
+const RULES: SponsorRules = { pkg: PACKAGE, sender: OWNER, sponsor: SPONSOR, gasBudgetMax: 50_000_000n, referenceGasPrice: 1000n }
+const SECOND_GAS_COIN = addr(0x9c)
 
 type Compose = (tx: Transaction) => void
 
@@ -31,13 +32,16 @@ const deposit: Compose = (tx) => {
 }
 
 /** Sponsored transaction data as the gateway builds it, with whatever the test changes. */
-const sponsored = (compose: Compose, gas: { sender?: string; owner?: string; budget?: bigint; payment?: string } = {}) => {
+const sponsored = (
+  compose: Compose,
+  gas: { sender?: string; owner?: string; budget?: bigint; price?: bigint; payment?: ReadonlyArray<string> } = {}
+) => {
   const tx = new Transaction()
   tx.setSender(gas.sender ?? OWNER)
   tx.setGasOwner(gas.owner ?? SPONSOR)
-  tx.setGasPrice(1000)
+  tx.setGasPrice(gas.price ?? RULES.referenceGasPrice)
   tx.setGasBudget(gas.budget ?? 10_000_000n)
-  tx.setGasPayment([{ objectId: gas.payment ?? GAS_COIN, version: "3", digest: DIGEST }])
+  tx.setGasPayment((gas.payment ?? [GAS_COIN]).map((objectId) => ({ objectId, version: "3", digest: DIGEST })))
   compose(tx)
   return tx.build()
 }
@@ -68,6 +72,12 @@ describe("sponsored transactions", () => {
     await refused(sponsored(revoke, { budget: RULES.gasBudgetMax + 1n }), /^gasData.budget/)
   })
 
+  it("refuses a gas price other than the reference one, and more than one gas coin (the chain would merge them)", async () => {
+    await refused(sponsored(revoke, { price: 45n * RULES.referenceGasPrice }), /^gasData.price/)
+    await refused(sponsored(revoke, { price: RULES.referenceGasPrice + 1n }), /^gasData.price/)
+    await refused(sponsored(revoke, { payment: [GAS_COIN, SECOND_GAS_COIN] }), /^gasData.payment: 2 coins/)
+  })
+
   it("refuses a transfer of the gas coin, or any command beside the call", async () => {
     await refused(sponsored((tx) => {
       revoke(tx)
@@ -90,7 +100,7 @@ describe("sponsored transactions", () => {
       if (coin === undefined) throw new Error("no split")
       tx.moveCall({ target: `${PKG}::spend_account::deposit`, typeArguments: [COIN_TYPE], arguments: [shared(tx, POOL), coin] })
     }), /gas coin/)
-    await refused(sponsored(deposit, { payment: OWNER_COIN }), /^inputs/)
+    await refused(sponsored(deposit, { payment: [OWNER_COIN] }), /^inputs/)
   })
 
   it("refuses another package, another module, the agent's pay and the gas coin as an argument", async () => {
@@ -113,6 +123,11 @@ describe("sponsored transactions", () => {
     await refused(sponsored((tx) => {
       tx.moveCall({ target: `${PKG}::spend_account::revoke_grant`, arguments: [tx.objectRef({ objectId: OWNER_COIN, version: "2", digest: DIGEST })] })
     }), /^arguments/)
+  })
+
+  it("names the owned objects a kind takes, so the chain can be asked whose they are", async () => {
+    assert.deepStrictEqual(ownedInputIds(await kindOf(deposit)), [OWNER_COIN])
+    assert.deepStrictEqual(ownedInputIds(await kindOf(revoke)), [])
   })
 
   it("refuses bytes that are not transaction data or not a kind", () => {

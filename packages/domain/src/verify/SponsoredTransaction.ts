@@ -134,12 +134,16 @@ export interface SponsorRules {
   /** The sponsor's address: gas owner. */
   readonly sponsor: string
   readonly gasBudgetMax: bigint
+  /** The chain's reference gas price: the sponsor never pays more per unit than it must. */
+  readonly referenceGasPrice: bigint
 }
 
 /**
  * The whole `TransactionData` the sponsor would co-sign: this owner's
- * sponsored call and nothing else, gas owned and paid by the sponsor, a
- * budget within the cap, and no gas coin among the call's own objects.
+ * sponsored call and nothing else, gas owned by the sponsor and paid from
+ * exactly one of its coins (several would be merged into one by the chain) at
+ * the reference gas price, a budget within the cap, and no gas coin among the
+ * call's own objects.
  */
 export const checkSponsoredTransaction = (txBytes: Uint8Array, rules: SponsorRules): SponsoredCheck => {
   const data = parseOr(() => bcs.TransactionData.parse(txBytes))
@@ -148,10 +152,12 @@ export const checkSponsoredTransaction = (txBytes: Uint8Array, rules: SponsorRul
   const { kind, sender, gasData } = data.V1
   if (!sameAddress(sender, rules.sender)) return refuse(`sender: expected ${rules.sender}, got ${sender}`)
   if (gasData.owner === null || gasData.owner === undefined || !sameAddress(gasData.owner, rules.sponsor)) return refuse("gasData.owner: not the sponsor")
+  const price = BigInt(gasData.price ?? 0)
+  if (price !== rules.referenceGasPrice) return refuse(`gasData.price: ${price} is not the reference gas price ${rules.referenceGasPrice}`)
   const budget = BigInt(gasData.budget ?? 0)
   if (budget <= 0n || budget > rules.gasBudgetMax) return refuse(`gasData.budget: ${budget} is over the cap ${rules.gasBudgetMax}`)
   const payment = gasData.payment ?? []
-  if (payment.length === 0) return refuse("gasData.payment: no gas coin")
+  if (payment.length !== 1) return refuse(`gasData.payment: ${payment.length} coins; the sponsor pays from exactly one`)
   if (kind.$kind !== "ProgrammableTransaction") return refuse("kind: not a programmable transaction")
   const ptb = kind.ProgrammableTransaction
   const paying = new Set(payment.map((p) => normalizeSuiAddress(p.objectId)))
@@ -165,10 +171,9 @@ export const checkSponsoredTransaction = (txBytes: Uint8Array, rules: SponsorRul
   return checkSponsoredCommands(ptb, rules.pkg)
 }
 
-/** The owned objects a transaction's commands take (gas payment aside): each must be its sender's, which only the chain can say. */
-export const ownedInputIds = (txBytes: Uint8Array): ReadonlyArray<string> => {
-  const data = parseOr(() => bcs.TransactionData.parse(txBytes))
-  const kind = data?.V1.kind
+/** The owned objects a kind's commands take: each must be its sender's, which only the chain can say. */
+export const ownedInputIds = (kindBytes: Uint8Array): ReadonlyArray<string> => {
+  const kind = parseOr(() => bcs.TransactionKind.parse(kindBytes))
   if (kind === undefined || kind.$kind !== "ProgrammableTransaction") return []
   return kind.ProgrammableTransaction.inputs.flatMap((input) =>
     input.$kind === "Object" && input.Object.$kind === "ImmOrOwnedObject" ? [normalizeSuiAddress(input.Object.ImmOrOwnedObject.objectId)] : []

@@ -22,31 +22,7 @@ const sha256 = (text: string) => createHash("sha256").update(text).digest("hex")
 export const internalHopMac = (secret: string, address: string, ms: number) =>
   createHmac("sha256", secret).update(`${address}.${ms}`).digest("hex")
 
-/**
- * The sign-in brake's memory: `perMinute` steps per address in each minute,
- * per replica. Windows sit in the order they opened (an address gets a new
- * one only after its stale one is dropped), so stale windows go oldest first
- * and a live one never does: flooding other addresses cannot reset an
- * address's count. While `capacity` live windows are open, an address
- * without one is braked too, until they go stale.
- */
-export const makeSignInBrake = (perMinute: number, capacity = 100_000) => {
-  const windows = new Map<string, { readonly minute: number; readonly count: number }>()
-  return (address: string, ms: number): boolean => {
-    const minute = Math.floor(ms / 60_000)
-    for (const [key, window] of windows) {
-      if (window.minute >= minute) break
-      windows.delete(key)
-    }
-    const seen = windows.get(address)
-    if (seen === undefined && windows.size >= capacity) return false
-    const count = (seen?.count ?? 0) + 1
-    windows.set(address, { minute: seen === undefined ? minute : seen.minute, count })
-    return count <= perMinute
-  }
-}
-
-/** Who asked, as the brakes count it: the network address the request came from. */
+/** Who asked, as the sign-in limits count it: the network address the request came from. */
 export type ClientAddress = string
 
 /** An authenticated caller: the owner, and the store key of the session it presented (none for an internal hop). */

@@ -2,6 +2,7 @@ import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { Api } from "@gateway/domain/api/Api"
 import { CurrentOwner } from "@gateway/domain/api/OwnerAuth"
+import { answerLimited } from "../http/RetryAfter.ts"
 import { Sponsorship } from "./Sponsorship.ts"
 
 export const SponsorshipHandlers = HttpApiBuilder.group(
@@ -10,7 +11,7 @@ export const SponsorshipHandlers = HttpApiBuilder.group(
   Effect.fn(function*(handlers) {
     const sponsorship = yield* Sponsorship
     return handlers
-      .handle("sponsor", ({ payload }) => CurrentOwner.use(({ address }) => sponsorship.sponsor(address, payload.txKindBytes)))
-      .handle("execute", ({ payload }) => CurrentOwner.use(({ address }) => sponsorship.execute(address, payload.txBytes, payload.signature)))
+      .handle("sponsor", ({ payload }) => CurrentOwner.use(({ address }) => answerLimited(sponsorship.sponsor(address, payload.txKindBytes))))
+      .handle("execute", ({ payload }) => CurrentOwner.use(({ address }) => answerLimited(sponsorship.execute(address, payload.txBytes, payload.signature))))
   })
 )

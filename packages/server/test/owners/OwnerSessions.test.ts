@@ -1,10 +1,10 @@
 import { Ed25519Keypair } from "@mysten/sui/keypairs/ed25519"
 import { Secp256k1Keypair } from "@mysten/sui/keypairs/secp256k1"
-import { assert, describe, it, layer } from "@effect/vitest"
+import { assert, describe, layer } from "@effect/vitest"
 import { Effect, Layer } from "effect"
 import { FetchLayer, makeApiClient, signIn, withOwner } from "@gateway/client"
 import { SuiAddress } from "@gateway/domain/SuiAddress"
-import { internalHopMac, makeSignInBrake } from "../../src/owners/OwnerSessions.ts"
+import { internalHopMac } from "../../src/owners/OwnerSessions.ts"
 import { failsWith } from "../support/Assertions.ts"
 import { BaseUrl, INTERNAL_SECRET, layerTestServer } from "../support/TestServer.ts"
 
@@ -23,20 +23,6 @@ const expectErrorBody = (body: Record<string, unknown>, code: string) => {
 /** An owner route that needs nothing but a session. */
 const listPolicies = (baseUrl: string, authorization?: string) =>
   send(baseUrl, "/v1/policies", authorization === undefined ? {} : { headers: { authorization } })
-
-describe("sign-in brake", () => {
-  it("keeps an address's count through a flood of other addresses and forgets stale windows", () => {
-    const admit = makeSignInBrake(3, 100)
-    const minute = 60_000 * 1_000
-    for (let i = 0; i < 3; i++) assert.isTrue(admit("victim", minute))
-    for (let i = 0; i < 1_000; i++) admit(`flood-${i}`, minute + 1)
-    assert.isFalse(admit("victim", minute + 2), "the flood reset the victim's count")
-    assert.isFalse(admit("newcomer", minute + 2), "a full table of live windows admits no new address")
-
-    assert.isTrue(admit("victim", minute + 60_000))
-    assert.isTrue(admit("newcomer", minute + 60_000))
-  })
-})
 
 describe("owner sessions", () => {
   layer(Layer.mergeAll(layerTestServer(), FetchLayer), { excludeTestServices: true })((it) => {

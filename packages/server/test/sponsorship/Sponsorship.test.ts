@@ -1,19 +1,24 @@
 import { randomBytes } from "node:crypto"
 import { assert, describe, layer } from "@effect/vitest"
-import type { Signer } from "@mysten/sui/cryptography"
 import { Ed25519Keypair } from "@mysten/sui/keypairs/ed25519"
 import { Transaction } from "@mysten/sui/transactions"
 import { fromBase64, toBase64 } from "@mysten/sui/utils"
 import { Effect } from "effect"
-import { type GatewayClient, makeApiClient, signIn, withOwner } from "@gateway/client"
-import { LocalLedger } from "@gateway/chain/local/LocalLedger"
+import { makeApiClient, signIn, withOwner } from "@gateway/client"
 import { CoinType } from "@gateway/domain/CoinType"
-import { SuiAddress } from "@gateway/domain/SuiAddress"
-import { amount, SUI } from "../support/Scenario.ts"
+import { SUI } from "../support/Scenario.ts"
 import { failsWith } from "../support/Assertions.ts"
 import { gatewayFor } from "../support/PaidEnv.ts"
 import { TestLedger } from "../support/TestLedger.ts"
 import { BaseUrl } from "../support/TestServer.ts"
+import {
+  createRequestFor as createRequestIn,
+  fundedWithoutSui as fundedWithoutSuiIn,
+  ownerWithout,
+  signed,
+  sponsoredRun,
+  suiOf
+} from "./SponsorKit.ts"
 
 /** A coin the owners hold instead of SUI. */
 const USD = CoinType.make(`0x${randomBytes(32).toString("hex")}::usd::USD`)
@@ -21,56 +26,9 @@ const GAS_CAP = 50_000_000
 
 const Env = gatewayFor([], { supportedAssets: [SUI, USD], sponsorGasBudgetMax: GAS_CAP, sponsorPerOwnerPerMinute: 1000 })
 
-type AsOwner = ReturnType<typeof withOwner>
+const fundedWithoutSui = fundedWithoutSuiIn(USD)
 
-/** The owner's wallet signing sponsored bytes: the signature over exactly the bytes shown. */
-const signed = (signer: Signer, txBytes: string) => Effect.promise(() => signer.signTransaction(fromBase64(txBytes)))
-
-/** An owner who holds USD and not one MIST of SUI, signed in. */
-const ownerWithoutSui = (client: GatewayClient) =>
-  Effect.gen(function*() {
-    const ledger = yield* LocalLedger
-    const owner = new Ed25519Keypair()
-    yield* ledger.mint(owner.toSuiAddress(), USD, 1_000_000n)
-    const asOwner = withOwner((yield* signIn(client, owner)).authorization)
-    return { owner, asOwner }
-  })
-
-/** Sponsors a prepared kind, signs it as the owner's wallet does and has the gateway execute it; final on chain. */
-const sponsoredRun = (client: GatewayClient, owner: Signer, asOwner: AsOwner, txKindBytes: string) =>
-  Effect.gen(function*() {
-    const ledger = yield* TestLedger
-    const { txBytes } = yield* client.sponsorship.sponsor({ payload: { txKindBytes } }).pipe(asOwner)
-    const { signature } = yield* signed(owner, txBytes)
-    const executed = yield* client.sponsorship.execute({ payload: { txBytes, signature } }).pipe(asOwner)
-    assert.strictEqual(executed.status, "success", executed.error ?? "")
-    yield* ledger.checkpoint
-    return executed.digest
-  })
-
-const suiOf = (address: string) =>
-  Effect.gen(function*() {
-    const ledger = yield* TestLedger
-    const { balance } = yield* Effect.promise(() => ledger.client.core.getBalance({ owner: address }))
-    return BigInt(balance.balance)
-  })
-
-/** An owner with no SUI and a USD spend account funded through sponsorship. */
-const fundedWithoutSui = Effect.gen(function*() {
-  const client = yield* makeApiClient(yield* BaseUrl)
-  const { owner, asOwner } = yield* ownerWithoutSui(client)
-  const fund = yield* client.spendAccounts.prepare({ payload: { asset: USD, depositAtomic: amount(500_000n) } }).pipe(asOwner)
-  yield* sponsoredRun(client, owner, asOwner, fund.txKindBytes)
-  return { client, owner, asOwner }
-})
-
-const createRequestFor = (agent: string, key: string) => ({
-  headers: { "idempotency-key": key },
-  payload: {
-    agentAddress: SuiAddress.make(agent),
-    assetScopes: [{ asset: USD, totalBudgetAtomic: amount(1000n), maxPerPaymentAtomic: amount(100n) }]
-  }
-})
+const createRequestFor = (agent: string, key: string) => createRequestIn(USD, agent, key)
 
 describe("gas sponsorship for owners", () => {
   layer(Env, { excludeTestServices: true })((it) => {
@@ -141,44 +99,49 @@ describe("gas sponsorship for owners", () => {
         yield* failsWith(client.sponsorship.execute({ payload: { txBytes: sponsored.txBytes, signature } }).pipe(asOwner), "INVALID")
       }))
 
-    it.effect("the sponsor's other coins are not the owner's to deposit: such bytes are refused and nothing executes", () =>
+    it.effect("the sponsor's other coins are not the owner's to deposit: such a kind is not sponsored, such bytes not co-signed, and nothing executes", () =>
       Effect.gen(function*() {
         const ledger = yield* TestLedger
-        const { client, owner, asOwner } = yield* fundedWithoutSui
-        const pool = (yield* client.spendAccounts.list().pipe(asOwner)).spendAccounts.find((a) => a.coinType === USD)
-        if (pool === undefined) return assert.fail("no USD spend account")
+        const { client, owner, asOwner, pool } = yield* fundedWithoutSui
         const grant = (yield* client.delegatedSigners.create(createRequestFor(new Ed25519Keypair().toSuiAddress(), "raid")).pipe(asOwner)).grants[0]
         if (grant === undefined) return assert.fail("no grant was prepared")
         const { sponsor } = yield* client.sponsorship.sponsor({ payload: { txKindBytes: grant.txKindBytes } }).pipe(asOwner)
         const [gas, loot] = (yield* Effect.promise(() => ledger.client.core.listCoins({ owner: sponsor }))).objects
         if (gas === undefined || loot === undefined) return assert.fail("the sponsor holds fewer than two coins")
-        const poolRef = yield* ledger.sharedRef(pool.pool)
+        const poolRef = yield* ledger.sharedRef(pool)
 
-        const tx = new Transaction()
-        tx.setSender(owner.toSuiAddress())
+        const raid = (tx: Transaction) => {
+          tx.setSender(owner.toSuiAddress())
+          const [coin] = tx.splitCoins(tx.objectRef({ objectId: loot.objectId, version: loot.version, digest: loot.digest }), [tx.pure.u64(1_000_000)])
+          if (coin === undefined) throw new Error("no split")
+          tx.moveCall({
+            target: `${ledger.pkg.publishedAt}::spend_account::deposit`,
+            typeArguments: [SUI],
+            arguments: [tx.sharedObjectRef({ objectId: poolRef.objectId, initialSharedVersion: poolRef.initialSharedVersion.toString(), mutable: true }), coin]
+          })
+          return tx
+        }
+        const before = yield* suiOf(sponsor)
+        const txKindBytes = toBase64(yield* Effect.promise(() => raid(new Transaction()).build({ onlyTransactionKind: true })))
+        const notSponsored = yield* failsWith(client.sponsorship.sponsor({ payload: { txKindBytes } }).pipe(asOwner), "INVALID")
+        assert.match(notSponsored.reason, /^inputs/)
+
+        const tx = raid(new Transaction())
         tx.setGasOwner(sponsor)
         tx.setGasPayment([{ objectId: gas.objectId, version: gas.version, digest: gas.digest }])
         tx.setGasPrice(1000)
         tx.setGasBudget(GAS_CAP)
-        const [coin] = tx.splitCoins(tx.objectRef({ objectId: loot.objectId, version: loot.version, digest: loot.digest }), [tx.pure.u64(1_000_000)])
-        if (coin === undefined) return assert.fail("no split")
-        tx.moveCall({
-          target: `${ledger.pkg.publishedAt}::spend_account::deposit`,
-          typeArguments: [SUI],
-          arguments: [tx.sharedObjectRef({ objectId: poolRef.objectId, initialSharedVersion: poolRef.initialSharedVersion.toString(), mutable: true }), coin]
-        })
         const txBytes = toBase64(yield* Effect.promise(() => tx.build()))
         const { signature } = yield* signed(owner, txBytes)
-        const before = yield* suiOf(sponsor)
         const refused = yield* failsWith(client.sponsorship.execute({ payload: { txBytes, signature } }).pipe(asOwner), "INVALID")
-        assert.match(refused.reason, /^inputs/)
+        assert.match(refused.reason, /^txBytes/)
         assert.strictEqual(yield* suiOf(sponsor), before)
       }))
 
     it.effect("a kind that is not the owner's own spend_account call is not sponsored", () =>
       Effect.gen(function*() {
         const client = yield* makeApiClient(yield* BaseUrl)
-        const { owner, asOwner } = yield* ownerWithoutSui(client)
+        const { owner, asOwner } = yield* ownerWithout(client, USD)
         const tx = new Transaction()
         tx.setSender(owner.toSuiAddress())
         const [coin] = tx.splitCoins(tx.gas, [tx.pure.u64(1)])
@@ -189,7 +152,7 @@ describe("gas sponsorship for owners", () => {
   })
 
   layer(gatewayFor([], { sponsorPerOwnerPerMinute: 2 }), { excludeTestServices: true })((it) => {
-    it.effect("an owner gets at most SPONSOR_PER_OWNER_PER_MINUTE sponsorship requests a minute; another owner is not held back", () =>
+    it.effect("an owner gets at most SPONSOR_PER_OWNER_PER_MINUTE sponsorship requests a minute (429, counted in the store); another owner is not held back", () =>
       Effect.gen(function*() {
         const client = yield* makeApiClient(yield* BaseUrl)
         const asOwner = withOwner((yield* signIn(client, new Ed25519Keypair())).authorization)
@@ -198,7 +161,7 @@ describe("gas sponsorship for owners", () => {
         // Refused requests count too: each one costs the gateway a look at the chain.
         yield* failsWith(client.sponsorship.sponsor({ payload: { txKindBytes } }).pipe(asOwner), "INVALID")
         yield* failsWith(client.sponsorship.sponsor({ payload: { txKindBytes } }).pipe(asOwner), "INVALID")
-        const limited = yield* failsWith(client.sponsorship.sponsor({ payload: { txKindBytes } }).pipe(asOwner), "UNAVAILABLE")
+        const limited = yield* failsWith(client.sponsorship.sponsor({ payload: { txKindBytes } }).pipe(asOwner), "RATE_LIMITED")
         assert.strictEqual(limited.reason, "sponsorship_rate_limited")
         yield* failsWith(client.sponsorship.sponsor({ payload: { txKindBytes } }).pipe(asOther), "INVALID")
       }))

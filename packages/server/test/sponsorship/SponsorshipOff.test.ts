@@ -1,19 +1,30 @@
 import { assert, describe, layer } from "@effect/vitest"
 import { Ed25519Keypair } from "@mysten/sui/keypairs/ed25519"
+import { SuiGrpcClient } from "@mysten/sui/grpc"
 import { Effect, Layer, Option } from "effect"
+import * as SuiChain from "@gateway/chain/sui/SuiChain"
 import { SuiAddress } from "@gateway/domain/SuiAddress"
 import { AppConfig } from "../../src/Config.ts"
+import { RateLimits } from "../../src/limits/RateLimits.ts"
 import { layerStore } from "../../src/Server.ts"
 import { Sponsorship } from "../../src/sponsorship/Sponsorship.ts"
 import { GatewayKeyRepo } from "../../src/storage/GatewayKeyRepo.ts"
 import { failsWith } from "../support/Assertions.ts"
 import { testConfig, TestStore } from "../support/TestServer.ts"
 
+const DEAD_NODE = "http://127.0.0.1:9"
+
 /** Live mode (a node URL nobody answers at: nothing is asked of it) without SPONSOR_KEY. */
 const LiveWithoutKey = Sponsorship.layer.pipe(
-  Layer.provide(GatewayKeyRepo.layer),
+  Layer.provide(Layer.mergeAll(GatewayKeyRepo.layer, RateLimits.layer)),
+  Layer.provide(SuiChain.layer({
+    client: new SuiGrpcClient({ network: "testnet", baseUrl: DEAD_NODE }),
+    network: "testnet",
+    pkg: testConfig.spendAccountPackage,
+    assets: testConfig.supportedAssets
+  })),
   Layer.provide(layerStore(TestStore)),
-  Layer.provide(AppConfig.layer({ ...testConfig, suiGrpcUrl: Option.some("http://127.0.0.1:9") }))
+  Layer.provide(AppConfig.layer({ ...testConfig, suiGrpcUrl: Option.some(DEAD_NODE) }))
 )
 
 describe("gas sponsorship switched off", () => {

@@ -1,0 +1,60 @@
+import { Context, Effect, Layer } from "effect"
+import type { Unavailable } from "@gateway/domain/Errors"
+import { gasAllowances } from "@gateway/domain/sponsorship/SponsorAllowance"
+import { AppConfig } from "../Config.ts"
+import type { Limited } from "../limits/Limited.ts"
+import { RateLimits, type Taken } from "../limits/RateLimits.ts"
+import { OwnerStake } from "./OwnerStake.ts"
+
+/**
+ * The sponsor's gas budgets, in MIST of transaction budget, counted in the
+ * store so they hold across replicas: a build takes its whole gas budget
+ * from every budget that applies to its owner (`gasAllowances`), and what the
+ * transaction did not spend is given back afterwards.
+ */
+export class SponsorBudgets extends Context.Service<SponsorBudgets, {
+  /** Takes `amount` from each budget of the owner, or refuses with the first that is used up, taking nothing. */
+  take(owner: string, amount: bigint): Effect.Effect<ReadonlyArray<Taken>, Limited | Unavailable>
+  /** Gives `amount` back to each budget a build took from (never more than it took). An outage leaves it counted as spent. */
+  giveBack(taken: ReadonlyArray<Taken>, amount: bigint): Effect.Effect<void>
+  /** Gives back everything a build took: it was never co-signed. */
+  giveBackAll(taken: ReadonlyArray<Taken>): Effect.Effect<void>
+}>()("@gateway/server/SponsorBudgets") {
+  static readonly layer = Layer.effect(
+    SponsorBudgets,
+    Effect.gen(function*() {
+      const config = yield* AppConfig
+      const limits = yield* RateLimits
+      const stake = yield* OwnerStake
+      const settings = {
+        ownerGasPerDay: config.sponsorOwnerGasPerDay,
+        newcomerGasPerDay: config.sponsorNewcomerGasPerDay,
+        gasPerMinute: config.sponsorGasPerMinute,
+        newcomerGasPerMinute: config.sponsorNewcomerGasPerMinute
+      }
+
+      const giveBackEach = (taken: ReadonlyArray<Taken>, amountOf: (t: Taken) => number) =>
+        Effect.forEach(taken, (t) => limits.giveBack(t, amountOf(t)), { discard: true }).pipe(
+          Effect.catch((error) => Effect.logWarning("sponsor budget not given back", error.reason)),
+          Effect.withSpan("SponsorBudgets.giveBack")
+        )
+      const giveBack = (taken: ReadonlyArray<Taken>, amount: bigint) =>
+        giveBackEach(taken, (t) => (amount >= BigInt(t.amount) ? t.amount : Number(amount)))
+      const giveBackAll = (taken: ReadonlyArray<Taken>) => giveBackEach(taken, (t) => t.amount)
+
+      const take = Effect.fn("SponsorBudgets.take")(function*(owner: string, amount: bigint) {
+        const standing = yield* stake.standing(owner)
+        const taken: Array<Taken> = []
+        for (const allowance of gasAllowances(owner, standing, settings)) {
+          const took = yield* limits.take(allowance.bucket, allowance.quota, allowance.refusal, Number(amount)).pipe(
+            Effect.tapError(() => giveBackAll(taken))
+          )
+          taken.push(took)
+        }
+        return taken
+      })
+
+      return SponsorBudgets.of({ take, giveBack, giveBackAll })
+    })
+  ).pipe(Layer.provide(OwnerStake.layer))
+}

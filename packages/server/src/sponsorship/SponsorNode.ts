@@ -1,0 +1,143 @@
+import { Context, Data, Effect, Layer, Option } from "effect"
+import { RpcError, SuiGrpcClient } from "@mysten/sui/grpc"
+import { normalizeSuiAddress } from "@mysten/sui/utils"
+import type { SuiClientTypes } from "@mysten/sui/client"
+import { localTransport } from "@gateway/chain/local/grpc/LocalTransport"
+import { LocalLedger } from "@gateway/chain/local/LocalLedger"
+import { describeExecutionError } from "@gateway/chain/sui/ExecutionErrorText"
+import { SUI_COIN_TYPE } from "@gateway/domain/chain/SpendAccountModule"
+import { Unavailable } from "@gateway/domain/Errors"
+import type { PoolCoin } from "@gateway/domain/sponsorship/CoinPoolPlan"
+import type { GasUsed } from "@gateway/domain/sponsorship/GasBudget"
+import { AppConfig } from "../Config.ts"
+
+/** What a simulation says the transaction would do: succeed at this cost, or fail (an abort, or refused before execution). */
+export type Simulation =
+  | { readonly ok: true; readonly gas: GasUsed }
+  | { readonly ok: false; readonly error: string }
+
+export interface Executed {
+  readonly digest: string
+  readonly status: "success" | "failure"
+  readonly error: string | null
+  readonly gas: GasUsed
+}
+
+/** The chain refused the transaction before executing it (a stale coin, a wrong signature): nothing ran. */
+export class ExecuteRefused extends Data.TaggedError("ExecuteRefused")<{ readonly reason: string }> {}
+
+/** Coins listed per page, and pages read: the sponsor's pool is a few dozen coins. */
+const COIN_PAGES = 10
+
+const messageOf = (cause: unknown) => (cause instanceof Error ? cause.message : String(cause))
+
+/** The node answered that the request itself is wrong: the transaction's fault, not an outage. */
+const refusedByNode = (cause: unknown) => cause instanceof RpcError && (cause.code === "INVALID_ARGUMENT" || cause.code === "FAILED_PRECONDITION")
+
+const chainDown = (cause: unknown) => new Unavailable({ message: "The chain could not be reached", reason: `chain: ${messageOf(cause)}` })
+
+const gasOf = (effects: SuiClientTypes.TransactionEffects): GasUsed => ({
+  computationCost: BigInt(effects.gasUsed.computationCost),
+  storageCost: BigInt(effects.gasUsed.storageCost),
+  storageRebate: BigInt(effects.gasUsed.storageRebate)
+})
+
+/**
+ * The chain as the sponsor reads and writes it, through a gRPC client on the
+ * configured node, or on LocalLedger in process (as a wallet would): the
+ * epoch and its reference gas price, simulations, the sponsor's coins, whose
+ * objects a call takes, and execution.
+ */
+export class SponsorNode extends Context.Service<SponsorNode, {
+  readonly epoch: Effect.Effect<{ readonly epoch: bigint; readonly referenceGasPrice: bigint }, Unavailable>
+  simulate(txBytes: Uint8Array): Effect.Effect<Simulation, Unavailable>
+  coins(owner: string): Effect.Effect<ReadonlyArray<PoolCoin>, Unavailable>
+  /** True when every object is owned by `owner` on chain. */
+  allOwnedBy(objectIds: ReadonlyArray<string>, owner: string): Effect.Effect<boolean, Unavailable>
+  execute(txBytes: Uint8Array, signatures: ReadonlyArray<string>): Effect.Effect<Executed, ExecuteRefused | Unavailable>
+}>()("@gateway/server/SponsorNode") {
+  static readonly layer = Layer.effect(
+    SponsorNode,
+    Effect.gen(function*() {
+      const config = yield* AppConfig
+      const ledger = yield* Effect.serviceOption(LocalLedger)
+      const client: SuiGrpcClient = yield* Option.match(config.suiGrpcUrl, {
+        onSome: (baseUrl) => Effect.succeed(new SuiGrpcClient({ network: config.network, baseUrl })),
+        onNone: () =>
+          Option.match(ledger, {
+            onNone: () => Effect.die(new Error("local mode without a LocalLedger")),
+            onSome: (l) =>
+              Effect.map(localTransport.pipe(Effect.provideService(LocalLedger, l)), (transport) => new SuiGrpcClient({ network: config.network, transport }))
+          })
+      })
+      const chain = <A>(run: () => Promise<A>) => Effect.tryPromise({ try: run, catch: chainDown })
+
+      const epoch = chain(() => client.ledgerService.getEpoch({ readMask: { paths: ["epoch", "reference_gas_price"] } }).response).pipe(
+        Effect.flatMap((response) =>
+          response.epoch?.epoch === undefined || response.epoch.referenceGasPrice === undefined
+            ? Effect.fail(chainDown("the node did not say its epoch and reference gas price"))
+            : Effect.succeed({ epoch: response.epoch.epoch, referenceGasPrice: response.epoch.referenceGasPrice })
+        ),
+        Effect.withSpan("SponsorNode.epoch")
+      )
+
+      const simulate = (txBytes: Uint8Array) =>
+        Effect.tryPromise({
+          // No gas selection: an empty payment runs on a coin the node makes up, a named one on that coin.
+          try: () => client.core.simulateTransaction({ transaction: txBytes, doGasSelection: false, include: { effects: true } }),
+          catch: (cause) => cause
+        }).pipe(
+          Effect.map((result): Simulation => {
+            const tx = result.$kind === "Transaction" ? result.Transaction : result.FailedTransaction
+            return tx.status.success ? { ok: true, gas: gasOf(tx.effects) } : { ok: false, error: describeExecutionError(tx.status.error) }
+          }),
+          Effect.catch((cause) => (refusedByNode(cause) ? Effect.succeed<Simulation>({ ok: false, error: messageOf(cause) }) : Effect.fail(chainDown(cause)))),
+          Effect.withSpan("SponsorNode.simulate")
+        )
+
+      const coins = (owner: string) =>
+        Effect.gen(function*() {
+          const all: Array<PoolCoin> = []
+          let cursor: string | null = null
+          for (let page = 0; page < COIN_PAGES; page++) {
+            const listed: SuiClientTypes.ListCoinsResponse = yield* chain(() => client.core.listCoins({ owner, coinType: SUI_COIN_TYPE, cursor }))
+            for (const c of listed.objects) all.push({ objectId: c.objectId, version: c.version, digest: c.digest, balance: BigInt(c.balance) })
+            if (!listed.hasNextPage || listed.cursor === null) break
+            cursor = listed.cursor
+          }
+          return all
+        }).pipe(Effect.withSpan("SponsorNode.coins"))
+
+      const allOwnedBy = (objectIds: ReadonlyArray<string>, owner: string) =>
+        objectIds.length === 0
+          ? Effect.succeed(true)
+          : chain(() => client.core.getObjects({ objectIds: [...objectIds] })).pipe(
+            Effect.map(({ objects }) =>
+              objects.every((o) => !(o instanceof Error) && o.owner.$kind === "AddressOwner" && normalizeSuiAddress(o.owner.AddressOwner) === normalizeSuiAddress(owner))
+            ),
+            Effect.withSpan("SponsorNode.allOwnedBy")
+          )
+
+      const execute = (txBytes: Uint8Array, signatures: ReadonlyArray<string>) =>
+        Effect.gen(function*() {
+          const result = yield* Effect.tryPromise({
+            try: () => client.core.executeTransaction({ transaction: txBytes, signatures: [...signatures], include: { effects: true } }),
+            catch: (cause) => (refusedByNode(cause) ? new ExecuteRefused({ reason: messageOf(cause) }) : chainDown(cause))
+          })
+          const tx = result.$kind === "Transaction" ? result.Transaction : result.FailedTransaction
+          // Executed either way: a node slow to show it to reads does not undo that, so only the log hears of it.
+          yield* chain(() => client.core.waitForTransaction({ digest: tx.digest })).pipe(
+            Effect.catch((down) => Effect.logWarning("sponsored transaction executed but not yet readable", tx.digest, down.reason))
+          )
+          return {
+            digest: tx.digest,
+            status: tx.status.success ? "success" : "failure",
+            error: tx.status.success ? null : describeExecutionError(tx.status.error),
+            gas: gasOf(tx.effects)
+          } satisfies Executed
+        }).pipe(Effect.withSpan("SponsorNode.execute"))
+
+      return SponsorNode.of({ epoch, simulate, coins, allOwnedBy, execute })
+    })
+  )
+}
