@@ -6,8 +6,8 @@ import { sameSecret } from "../secrets/SameSecret.ts"
  * whose price, asset and recipient it asks for (an activated revision never
  * changes), the expiry and 122 random bits, sealed with an HMAC under the
  * gateway's challenge key. Minting writes nothing, so unpaid requests cannot
- * fill the store; a nonce becomes stored when a payment uses it, and the
- * payments table's UNIQUE nonce makes it single-use across replicas.
+ * fill the store. A nonce is a price quote, not a ticket: each distinct payment
+ * carrying it (until it expires) is stored under its digest and served once.
  *
  * Layout: `<serviceId>.<revision>.<expiresAtMs>.<random>.<mac>`, all
  * characters a memo, a header value and a URL carry unescaped.

@@ -64,12 +64,15 @@ const sentBody = (request: PaidCallRequest): Uint8Array | undefined =>
 
 /**
  * Paid calls: a call without a valid payment gets a 402 challenge (x402 and
- * MPP) with a single-use nonce; a call with one is verified on chain, proven
- * to come from the delegate that paid (its signature over this request), recorded
- * (nonce and digest UNIQUE, so a replay fails even across replicas) and
- * forwarded once to the seller. A forward that fails is recorded, and the same
- * credential may be presented again to retry it; the seller's answer is kept,
- * and the same credential gets it again within `paidAnswerRetentionMs`. Every
+ * MPP), a price quote whose nonce names the service; a call with one is
+ * verified on chain, proven to come from the delegate that paid (its signature
+ * over this request), recorded (digest PRIMARY KEY, so a replay fails even
+ * across replicas) and forwarded once to the seller. Each distinct payment of a
+ * challenge is served once: consuming the nonce instead would let anyone who
+ * read a payer's PaymentMade pay the same nonce, present first, and take its
+ * call. A forward that fails is recorded, and the same credential may be
+ * presented again to retry it; the seller's answer is kept, and the same
+ * credential gets it again within `paidAnswerRetentionMs`. Every
  * `storeSweepIntervalMs` the answers kept longer are dropped (their payments
  * stay), on every replica (the update is idempotent).
  */
@@ -211,7 +214,9 @@ export class PaidCalls extends Context.Service<PaidCalls, {
         payment: Payment
       ) {
         const { entry } = target
-        if (payment.digest !== credential.digest || payment.nonce !== credential.nonce) return yield* challenge(entry, "challenge_already_used")
+        // A transaction pays exactly one nonce (its one PaymentMade's memo), and the nonce names the service: a
+        // payment answers only the challenge it paid, never a fresh one or another service's.
+        if (payment.nonce !== credential.nonce) return yield* challenge(entry, "payment_for_another_challenge")
         // Digest and nonce are public: only the delegate that paid may use the payment again, for this same request.
         if (!(yield* provesPossession(credential, proven(request, entry), payment.payer))) return yield* challenge(entry, "payment_proof_invalid")
         if (payment.status === "refused") return yield* challenge(entry, `payment_refused_${payment.refusal ?? "earlier"}`)
@@ -242,7 +247,8 @@ export class PaidCalls extends Context.Service<PaidCalls, {
         const asked = yield* catalog.atRevision(claims.serviceId, claims.revision)
 
         // Before the expiry check: a payment already recorded stays usable for its retry, however late.
-        const existing = yield* repo.findPayment(credential.nonce, credential.digest)
+        // By digest alone: other payments of the same challenge are other calls, not this one.
+        const existing = yield* repo.findPayment(credential.digest)
         if (Option.isSome(existing)) return yield* retry(request, target, credential, existing.value)
 
         // The challenge's own terms are what the payment must match, even if the service changed since.
@@ -256,7 +262,7 @@ export class PaidCalls extends Context.Service<PaidCalls, {
         // Before anything is written: a credential that does not prove possession leaves the payment redeemable by its payer.
         if (!(yield* provesPossession(credential, proven(request, entry), paid.delegate))) return yield* challenge(entry, "payment_proof_invalid")
         const grant = Option.getOrUndefined(yield* signers.findPayingGrant(paid.grantObjectId))
-        // Money moved but the call is refused or late: the payment is recorded (so the owner can reconcile it) and the nonce is spent.
+        // Money moved but the call is refused or late: the payment is recorded (so the owner can reconcile it) and its digest is spent.
         // It keeps what its listings show, as it is now: the asked revision's terms, the grant's asset when the grant is ours.
         const record = (refusal: string | null) =>
           Effect.flatMap(now, (at) =>

@@ -62,7 +62,7 @@ export const mppChallenge = (t: ChallengeTerms, realm: string, secretKey: string
  */
 export const paymentRequiredHeader = (required: PaymentRequired) => Buffer.from(JSON.stringify(required), "utf8").toString("base64")
 
-/** A challenge is single use and minted per request: no cache may keep or share it. */
+/** A challenge is minted per request with its own nonce and expiry: no cache may keep or share it. */
 export const challengeHeaders = (t: ChallengeTerms, realm: string, error: string, mppSecret: string) => ({
   "payment-required": paymentRequiredHeader(paymentRequired(t, error)),
   "www-authenticate": mppChallenge(t, realm, mppSecret),

@@ -114,13 +114,16 @@ export interface PaymentClaim {
   readonly now: Date
 }
 
-/** SQL for the payments that answered 402 challenges (nonce and digest UNIQUE). */
+/**
+ * SQL for the payments that answered 402 challenges. A payment is keyed by its digest alone: a
+ * challenge is a price quote that any number of distinct payments may pay, each served once.
+ */
 export class PaymentRepo extends Context.Service<PaymentRepo, {
-  /** The payment already recorded for this nonce or this digest, if any. */
-  findPayment(nonce: string, digest: string): Effect.Effect<Option.Option<Payment>, Unavailable>
+  /** The payment recorded for this digest, if any. */
+  findPayment(digest: string): Effect.Effect<Option.Option<Payment>, Unavailable>
   /**
-   * Records a verified payment, as being forwarded or (with a refusal) as refused; false when the
-   * nonce or digest is already taken.
+   * Records a verified payment, as being forwarded or (with a refusal) as refused; false when its
+   * digest is already recorded.
    */
   claim(input: PaymentClaim): Effect.Effect<boolean, Unavailable>
   /**
@@ -177,16 +180,16 @@ export class PaymentRepo extends Context.Service<PaymentRepo, {
           Effect.withSpan("PaymentRepo.listForService", { attributes: { "service.id": serviceId } })
         )
       const paymentBy = SqlSchema.findOneOption({
-        Request: Schema.Struct({ nonce: Schema.String, digest: Schema.String }),
+        Request: Schema.String,
         Result: PaymentRow,
-        execute: ({ nonce, digest }) =>
+        execute: (digest) =>
           sql`SELECT digest, nonce, payer, amount, status, refusal, upstream_status, answer_content_type, answer_body,
                 answered_at FROM payments
-              WHERE nonce = ${nonce} OR digest = ${digest} LIMIT 1`
+              WHERE digest = ${digest}`
       })
       return PaymentRepo.of({
-        findPayment: (nonce, digest) =>
-          paymentBy({ nonce, digest }).pipe(Effect.map(Option.map(paymentOf)), storeDecoded, Effect.withSpan("PaymentRepo.findPayment")),
+        findPayment: (digest) =>
+          paymentBy(digest).pipe(Effect.map(Option.map(paymentOf)), storeDecoded, Effect.withSpan("PaymentRepo.findPayment")),
         claim: (p) =>
           sql`INSERT INTO payments (digest, nonce, service_id, revision, service_name, asset, recipient, grant_object_id, grant_id,
                 payer, amount, status, refusal, created_at, updated_at)

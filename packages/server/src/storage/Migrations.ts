@@ -12,6 +12,7 @@ import sessionHygiene from "./migrations/0009_session_hygiene.ts"
 import paymentListings from "./migrations/0010_payment_listings.ts"
 import paymentSnapshots from "./migrations/0011_payment_snapshots.ts"
 import usageCounters from "./migrations/0012_usage_counters.ts"
+import paymentsByDigest from "./migrations/0013_payments_by_digest.ts"
 import sponsorship from "./migrations/0014_sponsorship.ts"
 
 /** Every migration by id, in order: tests that need the store as an older gateway left it take a prefix. */
@@ -28,6 +29,7 @@ export const migrations = {
   "0010_payment_listings": paymentListings,
   "0011_payment_snapshots": paymentSnapshots,
   "0012_usage_counters": usageCounters,
+  "0013_payments_by_digest": paymentsByDigest,
   "0014_sponsorship": sponsorship
 }
 

@@ -71,7 +71,7 @@ describe("paid-call refusals", () => {
         assert.strictEqual(upstream.calls.length, calls)
       }))
 
-    it.effect("a digest replayed on a fresh challenge, and a second payment on a spent nonce, forward nothing", () =>
+    it.effect("a digest replayed on a fresh challenge forwards nothing; a second payment of one challenge is a second call", () =>
       Effect.gen(function*() {
         const { entry, manifest, agentKey, upstream } = yield* setup()
         const first = yield* payByHand({ url: entry.resourceUrl, agentKey, ...refs(manifest) })
@@ -80,12 +80,13 @@ describe("paid-call refusals", () => {
         const fresh = yield* challengeOf(entry.resourceUrl)
         const replayed = yield* present(entry.resourceUrl, fresh.terms, first.digest, { signer: agentKey })
         assert.strictEqual(replayed.status, 402)
-        assert.strictEqual(replayed.body.reason, "challenge_already_used")
-        const secondDigest = yield* pay({ agentKey, ...refs(manifest), amount: 40n, recipient: entry.payTo, nonce: first.nonce })
-        const spentNonce = yield* present(entry.resourceUrl, first.terms, secondDigest, { signer: agentKey })
-        assert.strictEqual(spentNonce.status, 402)
-        assert.strictEqual(spentNonce.body.reason, "challenge_already_used")
+        assert.strictEqual(replayed.body.reason, "payment_for_another_challenge")
         assert.strictEqual(upstream.calls.length, calls)
+        // A challenge is a price quote, not a ticket: another payment of it, within its terms, is served once more.
+        const secondDigest = yield* pay({ agentKey, ...refs(manifest), amount: 40n, recipient: entry.payTo, nonce: first.nonce })
+        const second = yield* present(entry.resourceUrl, first.terms, secondDigest, { signer: agentKey })
+        assert.strictEqual(second.status, 200)
+        assert.strictEqual(upstream.calls.length, calls + 1)
       }))
 
     it.effect("a payment from a grant in another asset is UNVERIFIED, even at the right amount", () =>
