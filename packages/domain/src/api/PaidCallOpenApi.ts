@@ -40,7 +40,7 @@ const challenge = {
   headers: {
     "PAYMENT-REQUIRED": { description: "x402 v2 PaymentRequired, base64 JSON, with one offer of scheme sui-delegate and extensions.bazaar.", schema: { type: "string" } },
     "WWW-Authenticate": { description: "MPP challenge: Payment id, realm, method=\"sui\", intent=\"charge\", request (base64url JCS, Sui terms in methodDetails), expires.", schema: { type: "string" } },
-    "Cache-Control": { description: "no-store: every challenge is single use.", schema: { type: "string" } }
+    "Cache-Control": { description: "no-store: every challenge carries its own nonce and expiry.", schema: { type: "string" } }
   },
   content: { "application/json": { schema: { $ref: "#/components/schemas/PaymentRequiredBody" } } }
 }
@@ -112,7 +112,7 @@ const schemas = {
               properties: {
                 paymentFlow: { const: "upfront" },
                 assetTransferMethod: { const: "spend_account::pay" },
-                nonce: { type: "string", description: "Single use; the memo of the pay call (its UTF-8 bytes)." },
+                nonce: { type: "string", description: "The memo of the pay call (its UTF-8 bytes); each payment of this challenge is served once." },
                 serviceId: { type: "string" },
                 method: { type: "string" },
                 path: { type: "string" },

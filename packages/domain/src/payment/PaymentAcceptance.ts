@@ -29,7 +29,7 @@ export interface PaymentFacts {
   readonly asked: AskedCall
 }
 
-/** Why money that moved does not pay for the call; each is recorded with the payment, and spends its nonce. */
+/** Why money that moved does not pay for the call; each is recorded with the payment, and spends its digest. */
 export type Refusal = "unknown_grant" | "wrong_asset" | "policy"
 
 export type Acceptance =

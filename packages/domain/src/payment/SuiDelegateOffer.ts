@@ -38,7 +38,7 @@ export type SuiNetwork = typeof SuiNetwork.Type
 /** The terms of one challenge that both dialects carry: the x402 offer's `extra`, MPP's `methodDetails`. */
 export const challengeTermFields = {
   assetTransferMethod: Schema.Literal(ASSET_TRANSFER_METHOD),
-  /** Single use; the `memo` of the `pay` call, as UTF-8 bytes. */
+  /** The `memo` of the `pay` call, as UTF-8 bytes; each payment of the challenge is served once. */
   nonce: ChallengeNonce,
   serviceId: Schema.String,
   /** The service's declared HTTP method: the only one challenged, accepted and forwarded. */

@@ -29,7 +29,7 @@ export const BigIntColumn = Int64.pipe(
   Schema.decodeTo(Schema.BigInt, SchemaTransformation.transform({ decode: (v) => BigInt(v), encode: (n) => n }))
 )
 
-/** 23505: the statement collided with a unique or primary key (a taken idempotency key, nonce, digest). */
+/** 23505: the statement collided with a unique or primary key (a taken idempotency key, a recorded digest). */
 const isUniqueViolation = (error: SqlError.SqlError) => error.reason._tag === "UniqueViolation"
 
 /**

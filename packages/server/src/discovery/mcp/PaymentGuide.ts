@@ -42,7 +42,7 @@ export const paymentGuide: Effect.Effect<PaymentGuide, never, Chain | AppConfig 
     rail: "delegate",
     x402Scheme: `${SUI_DELEGATE_SCHEME} (extra.paymentFlow "upfront", extra.assetTransferMethod "${ASSET_TRANSFER_METHOD}"); the npm package @gateway/sui-pay implements it for @x402/fetch and mppx`,
     challenge:
-      `Call the service's resourceUrl with its method and no credential. The answer is 402 (Cache-Control: no-store) with an x402 v2 PAYMENT-REQUIRED header (the same JSON as body) holding one offer of scheme ${SUI_DELEGATE_SCHEME}, and a WWW-Authenticate: Payment header (MPP: method="sui", intent="charge", the same terms in request.methodDetails). The offer's extra carries nonce (single use, valid until expiresAt), serviceId, method, path, resourceUrl, packageId (original id), publishedAt and expiresAt. Check amount, payTo and asset against get_service_terms and your owner's policy before paying.`,
+      `Call the service's resourceUrl with its method and no credential. The answer is 402 (Cache-Control: no-store) with an x402 v2 PAYMENT-REQUIRED header (the same JSON as body) holding one offer of scheme ${SUI_DELEGATE_SCHEME}, and a WWW-Authenticate: Payment header (MPP: method="sui", intent="charge", the same terms in request.methodDetails). The offer's extra carries nonce (valid until expiresAt; each payment of it is served once), serviceId, method, path, resourceUrl, packageId (original id), publishedAt and expiresAt. Check amount, payTo and asset against get_service_terms and your owner's policy before paying.`,
     pay: {
       target: target(spendAccountPackage, "pay"),
       typeArgument: "T = the offer's asset (its coin type, e.g. 0x2::sui::SUI)",
