@@ -3,11 +3,16 @@ import type { Signer } from "@mysten/sui/cryptography"
 import { Effect } from "effect"
 import { packageOf, payOffer } from "@gateway/client/AgentSdk"
 import type { ConnectionManifest } from "@gateway/domain/ConnectionManifest"
-import { vouchedOffer } from "@gateway/domain/payment/OfferVouching"
+import { type Vouching, vouchedOffer } from "@gateway/domain/payment/OfferVouching"
 import type { SuiPaymentPayload } from "@gateway/domain/payment/PaymentCredential"
 import type { SuiDelegateOffer } from "@gateway/domain/payment/SuiDelegateOffer"
 import { challengeProofMessage } from "@gateway/domain/PaymentProof"
 import { untilCheckpointed } from "@gateway/client/Finality"
+import { requestBeingPaid } from "./PaidRequest.ts"
+
+type Vouched = Extract<Vouching, { readonly _tag: "Vouched" }>
+
+const UNKNOWN_REQUEST = "request: the URL this 402 answered is unknown; pay through paidFetch (@gateway/sui-pay/PaidFetch) or payingFor"
 
 export interface SuiPayerOptions {
   /** The agent's own key: the grant's delegate. It signs the payment and the proof, and never leaves the payer. */
@@ -23,12 +28,17 @@ export interface SuiPayerOptions {
 /**
  * Pays `sui-delegate` offers for clients that see only the challenge (an
  * x402 `SchemeNetworkClient`, an mppx client method). Each offer is checked
- * against the manifest first (origin, package, network, asset, per-payment
- * cap, grant and challenge expiry, the owner's policy); it is paid through the
- * grant, waited on until checkpointed, and answered with the digest and a
- * challenge-bound proof of possession (@gateway/domain/PaymentProof). An
- * offer's nonce is paid at most once, however often it is asked for, even
- * concurrently; a payment that failed may be asked for again.
+ * against the manifest and the request being paid for (`paidFetch` /
+ * `payingFor`) first: the request is on the origin of the manifest's
+ * `apiBaseUrl`, at the path of the offer's resource, with its method; then the
+ * package, network, asset, per-payment cap, grant and challenge expiry and the
+ * owner's policy. Outside `payingFor` the request is unknown, so nothing is
+ * paid: a foreign website's copy of a gateway 402 looks exactly like the real
+ * one. An accepted offer is paid through the grant, waited on until
+ * checkpointed, and answered with the digest and a challenge-bound proof of
+ * possession (@gateway/domain/PaymentProof). An offer's nonce is paid at most
+ * once, however often it is asked for, even concurrently; a payment that
+ * failed may be asked for again.
  */
 export const makeSuiPayer = (options: SuiPayerOptions) => {
   const { signer, manifest, client } = options
@@ -37,20 +47,22 @@ export const makeSuiPayer = (options: SuiPayerOptions) => {
   /** Nonce → its payment's digest, once asked for: the one payment of that challenge. */
   const payments = new Map<string, Promise<string>>()
 
-  const payOnce = (offer: SuiDelegateOffer) => {
-    const vouching = vouchedOffer(manifest, offer, Date.now())
-    if (vouching._tag === "Refused") return Promise.reject(new Error(`sui-delegate: not paid: ${vouching.reason}`))
-    return Effect.runPromise(
-      payOffer({ pkg, signer, client, grant: vouching.grant, offer, amount: vouching.amount }).pipe(
+  const payOnce = (offer: SuiDelegateOffer, vouched: Vouched) =>
+    Effect.runPromise(
+      payOffer({ pkg, signer, client, grant: vouched.grant, offer, amount: vouched.amount }).pipe(
         Effect.mapError((refused) => new Error(`sui-delegate: ${refused.reason}`))
       )
     )
-  }
 
   const pay = async (offer: SuiDelegateOffer): Promise<SuiPaymentPayload> => {
+    const request = requestBeingPaid()
+    if (request === undefined) throw new Error(`sui-delegate: not paid: ${UNKNOWN_REQUEST}`)
+    // Checked on every call, even for a nonce already paid: its credential must not go to another request either.
+    const vouching = vouchedOffer(manifest, offer, Date.now(), request)
+    if (vouching._tag === "Refused") throw new Error(`sui-delegate: not paid: ${vouching.reason}`)
     const { nonce } = offer.extra
     const known = payments.get(nonce)
-    const payment = known ?? payOnce(offer)
+    const payment = known ?? payOnce(offer, vouching)
     if (known === undefined) {
       payments.set(nonce, payment)
       // Nothing was paid: the challenge may be tried again.

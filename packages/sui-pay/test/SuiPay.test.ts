@@ -5,25 +5,23 @@ import { wrapFetchWithPayment } from "@x402/fetch"
 import { Mppx } from "mppx/client"
 import { Receipt } from "mppx"
 import { Effect } from "effect"
-import { Structs } from "@gateway/domain/chain/SpendAccountModule"
 import { suiNetwork } from "@gateway/domain/payment/SuiDelegateOffer"
 import { paidService } from "../../server/test/support/PaidEnv.ts"
 import { paidCallEnv } from "../../server/test/support/Scenario.ts"
 import { TestLedger } from "../../server/test/support/TestLedger.ts"
 import { Upstream } from "../../server/test/support/Upstream.ts"
 import { suiMethod } from "../src/mpp/SuiMethod.ts"
+import { paidFetch } from "../src/PaidFetch.ts"
+import { payingFor } from "../src/PaidRequest.ts"
 import { makeSuiPayer } from "../src/SuiPayer.ts"
 import { suiDelegateScheme } from "../src/x402/SuiDelegateScheme.ts"
-
-/** What the grant's pool holds now, in MIST. */
-const poolBalance = (poolId: string) =>
-  Effect.flatMap(TestLedger, (ledger) => Effect.map(ledger.contents(poolId), (bytes) => BigInt(Structs.Pool.parse(bytes).balance.value)))
+import { poolBalance } from "./support/PoolBalance.ts"
 
 const answerOf = (response: Response) => Effect.promise(async () => ({ status: response.status, body: await response.json() as unknown }))
 
 describe("@gateway/sui-pay: standard x402 and MPP clients pay a gateway service", () => {
   layer(paidCallEnv(), { excludeTestServices: true })((it) => {
-    it.effect("x402Client + wrapFetchWithPayment + the sui-delegate scheme pay, and get the seller's answer", () =>
+    it.effect("x402Client + wrapFetchWithPayment + the sui-delegate scheme, through paidFetch, pay and get the seller's answer", () =>
       Effect.gen(function*() {
         const upstream = yield* Upstream
         const ledger = yield* TestLedger
@@ -31,7 +29,7 @@ describe("@gateway/sui-pay: standard x402 and MPP clients pay a gateway service"
         const client = new x402Client()
           .register("sui:*", suiDelegateScheme({ signer: agentKey, manifest, client: ledger.client }))
           .setSpendControls({ allowedAssets: [{ network: suiNetwork(manifest.network), asset: entry.asset, maxAmountPerPayment: "100" }] })
-        const fetchPaid = wrapFetchWithPayment(fetch, client)
+        const fetchPaid = paidFetch(wrapFetchWithPayment(fetch, client))
 
         const before = upstream.calls.length
         const response = yield* Effect.promise(() =>
@@ -58,17 +56,20 @@ describe("@gateway/sui-pay: standard x402 and MPP clients pay a gateway service"
         )
         const offer = required.accepts[0]
         if (offer === undefined) return assert.fail("no offer")
+        const request = { url: new URL(entry.resourceUrl), method: "GET" }
 
         const before = yield* poolBalance(pool)
         const payloads = yield* Effect.promise(() =>
-          Promise.all([scheme.createPaymentPayload(2, offer), scheme.createPaymentPayload(2, offer), scheme.createPaymentPayload(2, offer)])
+          payingFor(request, () => Promise.all([scheme.createPaymentPayload(2, offer), scheme.createPaymentPayload(2, offer), scheme.createPaymentPayload(2, offer)]))
         )
-        const again = yield* Effect.promise(() => scheme.createPaymentPayload(2, offer))
+        const again = yield* Effect.promise(() => payingFor(request, () => scheme.createPaymentPayload(2, offer)))
         const digests = new Set([...payloads, again].map((p) => p.payload["digest"]))
         assert.strictEqual(digests.size, 1, "one payment for one challenge")
         assert.strictEqual(before - (yield* poolBalance(pool)), 40n, "the pool paid once")
 
-        const capped = yield* Effect.promise(() => scheme.createPaymentPayload(2, offer, { maxAmountPerPayment: "39" }).then(() => "paid", (e: Error) => e.message))
+        const capped = yield* Effect.promise(() =>
+          payingFor(request, () => scheme.createPaymentPayload(2, offer, { maxAmountPerPayment: "39" })).then(() => "paid", (e: Error) => e.message)
+        )
         assert.match(capped, /exceeds the client's spend cap 39/)
       }))
 
@@ -83,17 +84,26 @@ describe("@gateway/sui-pay: standard x402 and MPP clients pay a gateway service"
         )
         const offer = required.accepts[0]
         if (offer === undefined) return assert.fail("no offer")
+        const request = { url: new URL(entry.resourceUrl), method: "GET" }
         const refusal = (changed: Record<string, unknown>) =>
-          Effect.promise(() => scheme.createPaymentPayload(2, { ...offer, ...changed }).then(() => "paid", (e: Error) => e.message))
+          Effect.promise(() => payingFor(request, () => scheme.createPaymentPayload(2, { ...offer, ...changed })).then(() => "paid", (e: Error) => e.message))
         assert.match(yield* refusal({ extra: { ...offer.extra, resourceUrl: `https://elsewhere.example/v1/pay/${entry.id}` } }), /origin:/)
         assert.match(yield* refusal({ extra: { ...offer.extra, packageId: `0x${"ab".repeat(32)}` } }), /package:/)
         assert.match(yield* refusal({ amount: "101" }), /amount: 101 exceeds the per-payment cap 100/)
         assert.match(yield* refusal({ asset: "0x2::coin::OTHER" }), /asset: no grant/)
         assert.match(yield* refusal({ extra: { ...offer.extra, expiresAt: new Date(Date.now() + 500).toISOString() } }), /expiry:/)
         assert.match(yield* refusal({ scheme: "exact" }), /not a sui-delegate offer/)
+
+        // The request the 402 answered: unknown outside payingFor, another path, another method.
+        const refusedFor = (call: { url: URL; method: string } | undefined) =>
+          Effect.promise(() => payingFor(call, () => scheme.createPaymentPayload(2, offer)).then(() => "paid", (e: Error) => e.message))
+        assert.match(yield* Effect.promise(() => scheme.createPaymentPayload(2, offer).then(() => "paid", (e: Error) => e.message)), /not paid: request: the URL this 402 answered is unknown/)
+        assert.match(yield* refusedFor(undefined), /not paid: request: /)
+        assert.match(yield* refusedFor({ url: new URL("/v1/pay/svc_other", entry.resourceUrl), method: "GET" }), /not paid: service: /)
+        assert.match(yield* refusedFor({ url: new URL(entry.resourceUrl), method: "POST" }), /not paid: method: /)
       }))
 
-    it.effect("mppx's client with the Sui method pays, and the Payment-Receipt verifies", () =>
+    it.effect("mppx's client with the Sui method, through paidFetch, pays, and the Payment-Receipt verifies", () =>
       Effect.gen(function*() {
         const upstream = yield* Upstream
         const ledger = yield* TestLedger
@@ -102,7 +112,7 @@ describe("@gateway/sui-pay: standard x402 and MPP clients pay a gateway service"
         const mppx = Mppx.create({ methods: [suiMethod({ payer })], polyfill: false })
 
         const before = upstream.calls.length
-        const response = yield* Effect.promise(() => mppx.fetch(entry.resourceUrl))
+        const response = yield* Effect.promise(() => paidFetch(mppx.fetch)(entry.resourceUrl))
         const answer = yield* answerOf(response)
         assert.strictEqual(answer.status, 200)
         assert.deepStrictEqual(answer.body, { answer: 42, call: before + 1 })

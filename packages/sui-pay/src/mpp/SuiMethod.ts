@@ -21,10 +21,12 @@ export const suiCharge = Method.from({
 
 /**
  * An mppx client method for `method="sui"`, `intent="charge"`: pass it in
- * `Mppx.create({ methods: [suiMethod(…)] })`. It pays the challenge's
- * `methodDetails` terms exactly as the x402 scheme does (one payer, checked
- * against the manifest, once per nonce) and answers a credential that echoes
- * the whole challenge.
+ * `Mppx.create({ methods: [suiMethod(…)], polyfill: false })` and call through
+ * `paidFetch(mppx.fetch)`. It pays the challenge's `methodDetails` terms
+ * exactly as the x402 scheme does (one payer, checked against the manifest
+ * and the request `paidFetch` is making, once per nonce) and answers a
+ * credential that echoes the whole challenge. mppx hands a method only the
+ * challenge: outside `paidFetch` (or `payingFor`) it pays nothing.
  */
 export const suiMethod = (options: SuiPayerOptions | { readonly payer: SuiPayer }) => {
   const payer = "payer" in options ? options.payer : makeSuiPayer(options)

@@ -7,13 +7,16 @@ const decodeOffer = Schema.decodeUnknownOption(SuiDelegateOffer)
 
 /**
  * The x402 client side of scheme `sui-delegate`: register it with
- * `x402Client.register("sui:<network>", suiDelegateScheme(…))` and let
- * `@x402/fetch`'s `wrapFetchWithPayment` call it. `createPaymentPayload`
- * checks the offer against the manifest, pays on chain through the grant,
- * waits for the checkpoint and answers `{ digest, proof, binding: "challenge" }`.
- * The scheme receives only the offer, never the request, so the proof binds the
- * request the challenge describes (its method and resource URL), not a body.
- * A challenge is paid at most once, even when asked for again.
+ * `x402Client.register("sui:<network>", suiDelegateScheme(…))` and call
+ * through `paidFetch(wrapFetchWithPayment(fetch, client))`. `createPaymentPayload`
+ * checks the offer against the manifest and the request `paidFetch` is making,
+ * pays on chain through the grant, waits for the checkpoint and answers
+ * `{ digest, proof, binding: "challenge" }`. x402 hands a scheme only the
+ * offer, never the request: outside `paidFetch` (or `payingFor`) it cannot tell
+ * a foreign website's copy of a gateway 402 from the gateway's, so it pays
+ * nothing. The proof binds the request the challenge describes (its method and
+ * resource URL), not a body. A challenge is paid at most once, even when asked
+ * for again.
  */
 export const suiDelegateScheme = (options: SuiPayerOptions | { readonly payer: SuiPayer }): SchemeNetworkClient => {
   const payer = "payer" in options ? options.payer : makeSuiPayer(options)

@@ -1,0 +1,26 @@
+import { type PaidRequest, payingFor } from "./PaidRequest.ts"
+
+type FetchInput = Parameters<typeof globalThis.fetch>[0]
+
+/** A fetch that pays 402s: `wrapFetchWithPayment(fetch, x402Client)` from `@x402/fetch`, or `mppx.fetch`. */
+export type PayingFetch<Init extends RequestInit> = (input: FetchInput, init?: Init) => Promise<Response>
+
+/** The URL and method a fetch call is made with, read without touching its body. */
+const requestOf = (input: FetchInput, init: RequestInit | undefined): PaidRequest | undefined => {
+  const isRequest = typeof input !== "string" && !(input instanceof URL)
+  const url = URL.parse(isRequest ? input.url : input)
+  if (url === null) return undefined
+  return { url, method: (init?.method ?? (isRequest ? input.method : "GET")).toUpperCase() }
+}
+
+/**
+ * THE way to pay with `@gateway/sui-pay` from a fetch-style client: wraps
+ * `wrapFetchWithPayment(fetch, x402Client)` or `mppx.fetch` so that the
+ * `sui-delegate` scheme and the `sui` method know the request each 402
+ * answered. They pay only when that request is a call to the service the
+ * challenge names, on the origin of the manifest's `apiBaseUrl`; a 402 a
+ * foreign website relays (copied from the gateway) is refused before anything
+ * is paid, and the call fails with the reason.
+ */
+export const paidFetch = <Init extends RequestInit>(fetchPaying: PayingFetch<Init>): PayingFetch<Init> => (input, init) =>
+  payingFor(requestOf(input, init), () => fetchPaying(input, init))

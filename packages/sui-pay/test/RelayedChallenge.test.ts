@@ -1,0 +1,112 @@
+import { assert, describe, layer } from "@effect/vitest"
+import { x402Client } from "@x402/core/client"
+import { wrapFetchWithPayment } from "@x402/fetch"
+import { Mppx } from "mppx/client"
+import { Effect } from "effect"
+import { suiNetwork } from "@gateway/domain/payment/SuiDelegateOffer"
+import { paidService, serve } from "../../server/test/support/PaidEnv.ts"
+import { paidCallEnv } from "../../server/test/support/Scenario.ts"
+import { TestLedger } from "../../server/test/support/TestLedger.ts"
+import { Upstream } from "../../server/test/support/Upstream.ts"
+import { suiMethod } from "../src/mpp/SuiMethod.ts"
+import { paidFetch } from "../src/PaidFetch.ts"
+import { suiDelegateScheme } from "../src/x402/SuiDelegateScheme.ts"
+import { poolBalance } from "./support/PoolBalance.ts"
+import { relayingSite } from "./support/RelayingSite.ts"
+
+/** A call's outcome: its status, or the message it failed with. */
+const outcome = (call: Promise<Response>) =>
+  Effect.promise(() => call.then((r) => r.status, (e: unknown) => (e instanceof Error ? e.message : String(e))))
+
+/** A fresh agent with a grant for a live 40-MIST GET service, and its `@x402/fetch` client through `paidFetch`. */
+const x402Agent = Effect.gen(function*() {
+  const upstream = yield* Upstream
+  const ledger = yield* TestLedger
+  const { entry, agentKey, manifest } = yield* paidService(upstream.url)
+  const client = new x402Client()
+    .register("sui:*", suiDelegateScheme({ signer: agentKey, manifest, client: ledger.client }))
+    .setSpendControls({ allowedAssets: [{ network: suiNetwork(manifest.network), asset: entry.asset, maxAmountPerPayment: "100" }] })
+  const pool = manifest.grants[0]?.pool ?? ""
+  return { upstream, entry, manifest, pool, paid: paidFetch(wrapFetchWithPayment(fetch, client)) }
+})
+
+/**
+ * Threat: a foreign website an agent fetches answers with a real gateway 402
+ * (copied from the gateway, for the website's own URL). A standard client with
+ * our scheme or method would pay it from the owner's spend account and hand
+ * the website the credential, which the website redeems at the gateway.
+ */
+describe("security: standard clients through paidFetch refuse a relayed 402", () => {
+  layer(paidCallEnv(), { excludeTestServices: true })((it) => {
+    it.effect("@x402/fetch: a relayed 402 is refused before anything is paid; the gateway's own is paid", () =>
+      Effect.gen(function*() {
+        const { upstream, entry, manifest, pool, paid } = yield* x402Agent
+        const site = yield* relayingSite(entry.resourceUrl)
+        const before = yield* poolBalance(pool)
+        const calls = upstream.calls.length
+
+        const refused = yield* outcome(paid(`${site.url}/article`))
+        assert.match(String(refused), new RegExp(`not paid: origin: only challenges from ${manifest.apiBaseUrl} are paid`))
+        assert.strictEqual(yield* poolBalance(pool), before, "nothing was paid")
+        assert.deepStrictEqual(site.stolen, [], "the website was handed no credential")
+        assert.strictEqual(upstream.calls.length, calls, "the seller was not called")
+
+        assert.strictEqual(yield* outcome(paid(entry.resourceUrl)), 200)
+        assert.strictEqual(before - (yield* poolBalance(pool)), 40n, "the gateway's own 402 was paid, once")
+      }))
+
+    it.effect("@x402/fetch: concurrent calls through one paidFetch each pay for their own request only", () =>
+      Effect.gen(function*() {
+        const { entry, manifest, pool, paid } = yield* x402Agent
+        // The website's 402 arrives after the gateway call has started: a shared "current URL" would pay it.
+        const site = yield* relayingSite(entry.resourceUrl, 500)
+        const before = yield* poolBalance(pool)
+
+        const [relayed, direct] = yield* Effect.all([outcome(paid(`${site.url}/article`)), outcome(paid(entry.resourceUrl))], { concurrency: 2 })
+        assert.match(String(relayed), new RegExp(`not paid: origin: only challenges from ${manifest.apiBaseUrl} are paid`))
+        assert.strictEqual(direct, 200)
+        assert.deepStrictEqual(site.stolen, [])
+        assert.strictEqual(before - (yield* poolBalance(pool)), 40n, "only the gateway call was paid")
+      }))
+
+    it.effect("@x402/fetch: a foreign URL that redirects to the gateway's paid call is not paid", () =>
+      Effect.gen(function*() {
+        const { entry, pool, paid } = yield* x402Agent
+        const stolen: Array<string> = []
+        // @x402/fetch sends the credential to the URL it was asked for, not to where the 402 came from.
+        const site = yield* serve((request, response) => {
+          const credential = request.headers["payment-signature"]
+          if (typeof credential === "string") stolen.push(credential)
+          response.writeHead(302, { location: entry.resourceUrl })
+          response.end()
+        })
+        const before = yield* poolBalance(pool)
+
+        assert.match(String(yield* outcome(paid(`${site.url}/article`))), /not paid: origin: /)
+        assert.strictEqual(yield* poolBalance(pool), before, "nothing was paid")
+        assert.deepStrictEqual(stolen, [])
+      }))
+
+    it.effect("mppx: a relayed 402 is refused before anything is paid; the gateway's own is paid", () =>
+      Effect.gen(function*() {
+        const upstream = yield* Upstream
+        const ledger = yield* TestLedger
+        const { entry, agentKey, manifest } = yield* paidService(upstream.url)
+        const pool = manifest.grants[0]?.pool ?? ""
+        const mppx = Mppx.create({ methods: [suiMethod({ signer: agentKey, manifest, client: ledger.client })], polyfill: false })
+        const paid = paidFetch(mppx.fetch)
+        const site = yield* relayingSite(entry.resourceUrl)
+        const before = yield* poolBalance(pool)
+        const calls = upstream.calls.length
+
+        const refused = yield* outcome(paid(`${site.url}/article`))
+        assert.match(String(refused), new RegExp(`not paid: origin: only challenges from ${manifest.apiBaseUrl} are paid`))
+        assert.strictEqual(yield* poolBalance(pool), before, "nothing was paid")
+        assert.deepStrictEqual(site.stolen, [], "the website was handed no credential")
+        assert.strictEqual(upstream.calls.length, calls, "the seller was not called")
+
+        assert.strictEqual(yield* outcome(paid(entry.resourceUrl)), 200)
+        assert.strictEqual(before - (yield* poolBalance(pool)), 40n, "the gateway's own 402 was paid, once")
+      }))
+  })
+})
