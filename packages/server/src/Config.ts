@@ -29,6 +29,8 @@ export interface AppConfigShape {
   readonly supportedAssets: ReadonlyArray<string>
   /** How long an agent has to pay a 402 challenge. */
   readonly paymentChallengeSeconds: number
+  /** Paid-call credentials that fail (a fresh 402, or a payment that does not verify) one client may present per minute. */
+  readonly paymentFailuresPerMinute: number
   /** A Sui full node's gRPC URL: when set, the gateway runs on that network instead of LocalLedger. */
   readonly suiGrpcUrl: Option.Option<string>
   /** Sign-in steps (challenges and sessions) one address may take per minute, per replica. */
@@ -104,6 +106,7 @@ export const defaults: AppConfigShape = {
   ledgerCheckpointMs: 250,
   supportedAssets: ["0x2::sui::SUI"],
   paymentChallengeSeconds: 300,
+  paymentFailuresPerMinute: 60,
   suiGrpcUrl: Option.none(),
   signInPerMinute: 30,
   signInChallengesPerMinute: 10,
@@ -228,6 +231,7 @@ export class AppConfig extends Context.Service<AppConfig, AppConfigShape>()("@ga
     ledgerCheckpointMs: int("LEDGER_CHECKPOINT_MS", defaults.ledgerCheckpointMs),
     supportedAssets: list("SUPPORTED_ASSETS", defaults.supportedAssets),
     paymentChallengeSeconds: int("PAYMENT_CHALLENGE_SECONDS", defaults.paymentChallengeSeconds),
+    paymentFailuresPerMinute: int("PAYMENT_FAILURES_PER_MINUTE", defaults.paymentFailuresPerMinute),
     signInPerMinute: int("SIGN_IN_PER_MINUTE", defaults.signInPerMinute),
     signInChallengesPerMinute: int("SIGN_IN_CHALLENGES_PER_MINUTE", defaults.signInChallengesPerMinute),
     trustedProxies: networks("TRUSTED_PROXIES"),

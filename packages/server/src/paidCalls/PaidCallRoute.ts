@@ -1,6 +1,7 @@
 import { Effect, Option } from "effect"
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
-import { Internal, Invalid, isApiError } from "@gateway/domain/Errors"
+import { Internal, Invalid, isApiError, RateLimited } from "@gateway/domain/Errors"
+import { Limited } from "../limits/Limited.ts"
 import { PaidCalls } from "./PaidCalls.ts"
 import { errorResponse } from "../http/ErrorBodies.ts"
 
@@ -48,7 +49,13 @@ export const PaidCallRoute = HttpRouter.add(
         }
       }),
       Effect.catch((error) =>
-        Effect.succeed(errorResponse(isApiError(error) ? error : new Internal({ message: "An unexpected error occurred", reason: "internal_error" })))
+        Effect.succeed(
+          error instanceof Limited
+            ? errorResponse(new RateLimited({ message: error.message, reason: error.reason })).pipe(
+              HttpServerResponse.setHeader("retry-after", String(error.retryAfterSeconds))
+            )
+            : errorResponse(isApiError(error) ? error : new Internal({ message: "An unexpected error occurred", reason: "internal_error" }))
+        )
       )
     )
     return result

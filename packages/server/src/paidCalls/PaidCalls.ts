@@ -1,9 +1,9 @@
 import { encodePaymentResponseHeader } from "@x402/core/http"
 import { Receipt } from "mppx"
-import { Clock, Context, Duration, Effect, Layer, Option, Redacted, Schedule, Schema } from "effect"
+import { Cause, Clock, Context, Duration, Effect, Exit, Layer, Option, Redacted, Schedule, Schema } from "effect"
 import { Chain } from "@gateway/chain/Chain"
 import type { CatalogEntry } from "@gateway/domain/CatalogEntry"
-import { Conflict, type NotFound, Unavailable, Unverified, type VerificationError } from "@gateway/domain/Errors"
+import { Conflict, ForeignDigest, type NotFound, NotFinal, TxFailed, Unavailable, Unverified, type VerificationError } from "@gateway/domain/Errors"
 import { paymentRequired } from "@gateway/domain/payment/PaymentRequired"
 import { mppReceipt, settleResponse } from "@gateway/domain/payment/Settlement"
 import { type ChallengeTerms, suiNetwork } from "@gateway/domain/payment/SuiDelegateOffer"
@@ -11,6 +11,9 @@ import { PolicyRule } from "@gateway/domain/Policy"
 import { decideAcceptance, type Refusal as AcceptanceRefusal } from "@gateway/domain/payment/PaymentAcceptance"
 import { verifyPayment } from "@gateway/domain/verify/PaymentVerifier"
 import { AppConfig } from "../Config.ts"
+import type { Limited } from "../limits/Limited.ts"
+import { RateLimits } from "../limits/RateLimits.ts"
+import { perMinute } from "@gateway/domain/limits/Quota"
 import { GatewayKeyRepo } from "../storage/GatewayKeyRepo.ts"
 import { type PaidAnswer, type Payment, PaymentRepo } from "./PaymentRepo.ts"
 import { SignerRepo } from "../signers/SignerRepo.ts"
@@ -38,7 +41,7 @@ export type PaidCallResult =
   /** The service is not called with this method: nothing is challenged, accepted or forwarded. */
   | { readonly _tag: "MethodNotAllowed"; readonly allow: ReadonlyArray<string> }
 
-type Refusal = NotFound | Conflict | Unavailable | VerificationError
+type Refusal = NotFound | Conflict | Unavailable | VerificationError | Limited
 
 /** The error a refused payment is answered with. */
 const REFUSALS: Record<AcceptanceRefusal, (asset: string) => { readonly message: string; readonly reason: string }> = {
@@ -90,6 +93,7 @@ export class PaidCalls extends Context.Service<PaidCalls, {
       const config = yield* AppConfig
       const keys = yield* GatewayKeyRepo
       const upstream = yield* UpstreamForwarder
+      const rateLimits = yield* RateLimits
       const now = Effect.map(Clock.currentTimeMillis, (ms) => new Date(ms))
       const decodeRules = Schema.decodeUnknownSync(Schema.Array(PolicyRule))
 
@@ -233,14 +237,9 @@ export class PaidCalls extends Context.Service<PaidCalls, {
         return yield* forward(request, target, credential, paid)
       })
 
-      const handle = Effect.fn("PaidCalls.handle")(function*(request: PaidCallRequest) {
-        const target = yield* catalog.forForwarding(request.serviceId)
+      /** A presented credential: a payment to verify and forward, or one recorded already to retry. */
+      const present = Effect.fnUntraced(function*(request: PaidCallRequest, target: Forwardable, credential: PaymentCredential) {
         const { entry } = target
-        // A service is paid for, and called, only with its declared method: no other is challenged, accepted or forwarded.
-        const allow = methodsOf(entry)
-        if (!allow.includes(request.method)) return { _tag: "MethodNotAllowed" as const, allow }
-        const credential = readCredential(request.headers, mppSecret)
-        if (credential === undefined) return yield* challenge(entry, "payment_required")
         const claims = openNonce(challengeKey, credential.nonce)
         if (claims === undefined || claims.serviceId !== entry.id) return yield* challenge(entry, "unknown_challenge")
         // The terms the challenge asked for: those of the revision it was minted under, even if the service changed since.
@@ -302,6 +301,34 @@ export class PaidCalls extends Context.Service<PaidCalls, {
         }
         if (!(yield* record(null))) return yield* inFlight()
         return yield* forward(request, target, credential, { payer: paid.delegate, amount: paid.amount.toString() })
+      })
+
+      const presentationQuota = perMinute(config.paymentFailuresPerMinute)
+      const tooManyFailures = {
+        message: "Too many payment credentials from this client failed: try again after Retry-After seconds",
+        reason: "payment_presentations_rate_limited"
+      }
+      /** A presentation that failed by the presenter's doing: a fresh 402 for its credential, or a payment that does not verify. */
+      const failedPresentation = (exit: Exit.Exit<PaidCallResult, Refusal>) =>
+        Exit.isSuccess(exit)
+          ? exit.value._tag === "PaymentRequired"
+          : Option.exists(Cause.findErrorOption(exit.cause), (e) => e instanceof NotFinal || e instanceof Unverified || e instanceof TxFailed || e instanceof ForeignDigest)
+
+      const handle = Effect.fn("PaidCalls.handle")(function*(request: PaidCallRequest) {
+        const target = yield* catalog.forForwarding(request.serviceId)
+        const { entry } = target
+        // A service is paid for, and called, only with its declared method: no other is challenged, accepted or forwarded.
+        const allow = methodsOf(entry)
+        if (!allow.includes(request.method)) return { _tag: "MethodNotAllowed" as const, allow }
+        const credential = readCredential(request.headers, mppSecret)
+        if (credential === undefined) return yield* challenge(entry, "payment_required")
+        // Each credential costs a chain read: a client whose credentials keep failing (made-up digests on freely minted
+        // nonces) is refused before that, counted in the store across replicas. Only failures count: a client that pays properly never reaches it.
+        const bucket = `paid_presentation_failures:${request.clientAddress ?? "unknown"}`
+        yield* rateLimits.check(bucket, presentationQuota, tooManyFailures)
+        return yield* present(request, target, credential).pipe(
+          Effect.onExit((exit) => failedPresentation(exit) ? Effect.ignore(rateLimits.take(bucket, presentationQuota, tooManyFailures)) : Effect.void)
+        )
       })
 
       // Answers are kept for retries only: past the window they go, so the store does not grow with every call.

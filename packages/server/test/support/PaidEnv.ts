@@ -16,11 +16,15 @@ export const paidService = (upstreamUrl: string, method: "GET" | "POST" = "GET")
     return { entry, agentKey, manifest }
   })
 
-/** A request through node:http, which (unlike fetch) sends any header, `Expect` and `Upgrade` included; status and body text. */
-export const rawRequest = (url: string, init: { readonly method?: string; readonly headers?: Record<string, string>; readonly body?: Uint8Array }) =>
+/** A request through node:http, which (unlike fetch) sends any header, `Expect` and `Upgrade` included, from any local address; status and body text. */
+export const rawRequest = (
+  url: string,
+  init: { readonly method?: string; readonly headers?: Record<string, string>; readonly body?: Uint8Array; readonly localAddress?: string }
+) =>
   Effect.promise(() =>
     new Promise<{ status: number; headers: Record<string, string | Array<string> | undefined>; text: string }>((resolve, reject) => {
-      const request = httpRequest(url, { method: init.method ?? "GET", headers: init.headers ?? {} }, (response) => {
+      const options = { method: init.method ?? "GET", headers: init.headers ?? {}, ...(init.localAddress === undefined ? {} : { localAddress: init.localAddress }) }
+      const request = httpRequest(url, options, (response) => {
         const chunks: Array<Buffer> = []
         response.on("data", (chunk: Buffer) => chunks.push(chunk))
         response.on("end", () => resolve({ status: response.statusCode ?? 0, headers: response.headers, text: Buffer.concat(chunks).toString() }))
