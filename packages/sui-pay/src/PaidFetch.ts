@@ -8,7 +8,7 @@ export type PayingFetch<Init extends RequestInit> = (input: FetchInput, init?: I
 /** The URL and method a fetch call is made with, read without touching its body. */
 const requestOf = (input: FetchInput, init: RequestInit | undefined): PaidRequest | undefined => {
   const isRequest = typeof input !== "string" && !(input instanceof URL)
-  const url = URL.parse(isRequest ? input.url : input)
+  const url = URL.parse(typeof input === "string" ? input : input instanceof URL ? input.href : input.url)
   if (url === null) return undefined
   return { url, method: (init?.method ?? (isRequest ? input.method : "GET")).toUpperCase() }
 }
