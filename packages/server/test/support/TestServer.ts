@@ -15,7 +15,7 @@ export const INTERNAL_SECRET = "test-internal-hop-secret"
 
 /**
  * The defaults, on an ephemeral port, checkpointing only when a test asks, and with room for many sign-ins
- * (every test signs in from 127.0.0.1); `127.0.0.1:9`, the discard port tests register services at, is an allowed upstream.
+ * and refused payments (every test signs in and pays from 127.0.0.1); `127.0.0.1:9`, the discard port tests register services at, is an allowed upstream.
  */
 export const testConfig: AppConfigShape = {
   ...defaults,
@@ -25,6 +25,7 @@ export const testConfig: AppConfigShape = {
   ledgerCheckpointMs: 0,
   signInPerMinute: 1000,
   signInChallengesPerMinute: 1000,
+  paymentFailuresPerMinute: 100_000,
   upstreamAllowHosts: ["127.0.0.1:9"]
 }
 
