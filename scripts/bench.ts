@@ -281,9 +281,10 @@ const partB = Effect.gen(function*() {
         ...(process.env.DATABASE_URL === undefined ? { DATA_DIR: "memory://" } : {}),
         LEDGER_CHECKPOINT_MS: "20",
         UPSTREAM_ALLOW_HOSTS: new URL(upstream.url).host,
-        // Every owner and seller signs in from loopback, one client address.
+        // Every owner, seller and agent signs in and pays from loopback, one client address.
         SIGN_IN_PER_MINUTE: "1000000",
-        SIGN_IN_CHALLENGES_PER_MINUTE: "1000000"
+        SIGN_IN_CHALLENGES_PER_MINUTE: "1000000",
+        PAYMENT_FAILURES_PER_MINUTE: "1000000"
       }, profileDir === undefined ? [] : ["--cpu-prof", `--cpu-prof-dir=${profileDir}`])
     ),
     (running) => Effect.promise(running.stop)

@@ -26,8 +26,8 @@ const LANES = Number(process.env.LOAD_LANES ?? 64)
 const PRICE = 10n
 /** Each lifecycle step waits for a checkpoint; a short interval keeps the flows, not the ledger, the bound. */
 const CHECKPOINT_MS = 20
-/** Every lane signs in from loopback, one client address: per-client sign-in limits would measure themselves, not the flows. */
-const LOOPBACK_CROWD = { signInPerMinute: 1_000_000, signInChallengesPerMinute: 1_000_000 }
+/** Every lane signs in and pays from loopback, one client address: per-client limits would measure themselves, not the flows. */
+const LOOPBACK_CROWD = { signInPerMinute: 1_000_000, signInChallengesPerMinute: 1_000_000, paymentFailuresPerMinute: 1_000_000 }
 /** How many problems of each sort the output lists in full. */
 const SHOWN = 20
 
