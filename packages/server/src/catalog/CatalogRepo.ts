@@ -70,6 +70,8 @@ export class CatalogRepo extends Context.Service<CatalogRepo, {
   find(id: string): Effect.Effect<Option.Option<ServiceWithRevisions>, Unavailable>
   /** A revision that has been activated (and so never changes again); none for a draft or an unknown one. */
   findActivated(id: string, revision: number): Effect.Effect<Option.Option<Revision>, Unavailable>
+  /** How many live services the owner has. */
+  countLive(owner: string): Effect.Effect<number, Unavailable>
   /** Live services matching `q`, in activation order after `afterSeq`, and how many match in all. */
   listLive(input: { q: string | undefined; limit: number; afterSeq: Option.Option<bigint> }): Effect.Effect<{
     readonly count: number
@@ -201,7 +203,15 @@ export class CatalogRepo extends Context.Service<CatalogRepo, {
           if (Option.isSome(revision)) yield* sql`UPDATE services SET search = ${searchText(id, revision.value.terms)} WHERE id = ${id}`
         })
 
+      const liveOf = SqlSchema.findOne({
+        Request: Schema.String,
+        Result: Schema.Struct({ n: Count }),
+        execute: (owner) => sql`SELECT count(*) AS n FROM services WHERE owner_address = ${owner} AND status = 'live'`
+      })
+
       return CatalogRepo.of({
+        countLive: (owner) =>
+          liveOf(owner).pipe(Effect.map(({ n }) => n), storeDecoded, Effect.withSpan("CatalogRepo.countLive")),
         insertDraft: ({ id, owner, revision, now, maxDrafts }) =>
           sql.withTransaction(
             Effect.gen(function*() {

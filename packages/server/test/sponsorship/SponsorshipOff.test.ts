@@ -5,6 +5,7 @@ import { Effect, Layer, Option } from "effect"
 import * as SuiChain from "@gateway/chain/sui/SuiChain"
 import { SuiAddress } from "@gateway/domain/SuiAddress"
 import { AppConfig } from "../../src/Config.ts"
+import { CatalogRepo } from "../../src/catalog/CatalogRepo.ts"
 import { RateLimits } from "../../src/limits/RateLimits.ts"
 import { layerStore } from "../../src/Server.ts"
 import { Sponsorship } from "../../src/sponsorship/Sponsorship.ts"
@@ -16,7 +17,7 @@ const DEAD_NODE = "http://127.0.0.1:9"
 
 /** Live mode (a node URL nobody answers at: nothing is asked of it) without SPONSOR_KEY. */
 const LiveWithoutKey = Sponsorship.layer.pipe(
-  Layer.provide(Layer.mergeAll(GatewayKeyRepo.layer, RateLimits.layer)),
+  Layer.provide(Layer.mergeAll(GatewayKeyRepo.layer, RateLimits.layer, CatalogRepo.layer)),
   Layer.provide(SuiChain.layer({
     client: new SuiGrpcClient({ network: "testnet", baseUrl: DEAD_NODE }),
     network: "testnet",
