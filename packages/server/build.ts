@@ -27,7 +27,8 @@ export const buildServer = async () => {
     target: "node22",
     // The workspace packages as TypeScript source, as the rest of the repository runs them.
     conditions: ["@gateway/source"],
-    external: ["@electric-sql/pglite", "@electric-sql/pglite/*"],
+    // fs-native-extensions loads its prebuilt addon from beside its own module too.
+    external: ["@electric-sql/pglite", "@electric-sql/pglite/*", "fs-native-extensions"],
     keepNames: true,
     legalComments: "none",
     // Some CommonJS dependencies call `require`; an ES module has none of its own.

@@ -81,6 +81,12 @@ export interface AppConfigShape {
   readonly sponsorPoolCoins: number
   /** What each of the sponsor's pool coins holds when split off (MIST). */
   readonly sponsorCoinMist: number
+  /** MCP sessions the replica holds at once; beyond it the longest idle is ended. */
+  readonly mcpMaxSessions: number
+  /** MCP sessions one client (network address) holds at once; beyond it that client's longest idle is ended. */
+  readonly mcpSessionsPerClient: number
+  /** An MCP session unused this long is ended. */
+  readonly mcpSessionIdleMs: number
 }
 
 /** LocalLedger's package id: any fixed address serves, since it publishes nothing. */
@@ -131,7 +137,10 @@ export const defaults: AppConfigShape = {
   sponsorNewcomerGasPerMinute: 50_000_000,
   sponsorReservationMs: 60_000,
   sponsorPoolCoins: 16,
-  sponsorCoinMist: 1_000_000_000
+  sponsorCoinMist: 1_000_000_000,
+  mcpMaxSessions: 10_000,
+  mcpSessionsPerClient: 100,
+  mcpSessionIdleMs: 30 * 60 * 1000
 }
 
 const int = (name: string, fallback: number) => Config.Int(name).pipe(Config.withDefault(fallback))
@@ -256,6 +265,9 @@ export class AppConfig extends Context.Service<AppConfig, AppConfigShape>()("@ga
     sponsorReservationMs: int("SPONSOR_RESERVATION_MS", defaults.sponsorReservationMs),
     sponsorPoolCoins: int("SPONSOR_POOL_COINS", defaults.sponsorPoolCoins),
     sponsorCoinMist: int("SPONSOR_COIN_MIST", defaults.sponsorCoinMist),
+    mcpMaxSessions: int("MCP_MAX_SESSIONS", defaults.mcpMaxSessions),
+    mcpSessionsPerClient: int("MCP_SESSIONS_PER_CLIENT", defaults.mcpSessionsPerClient),
+    mcpSessionIdleMs: int("MCP_SESSION_IDLE_MS", defaults.mcpSessionIdleMs),
     chain: chainConfig
   }).pipe(Config.map(({ chain, ...config }) => ({ ...config, ...chain })))
 

@@ -1,10 +1,11 @@
 import { Layer } from "effect"
-import { HttpApiBuilder, HttpApiScalar } from "effect/http-api"
+import { HttpApiBuilder } from "effect/http-api"
 import { Api } from "@gateway/domain/api/Api"
 import { AuthHandlers } from "../owners/AuthHandlers.ts"
 import { CatalogCaching } from "../catalog/CatalogCaching.ts"
 import { ConsoleRoutes } from "../console/ConsoleRoutes.ts"
 import { DelegatedSignersHandlers } from "../signers/DelegatedSignersHandlers.ts"
+import { DocsPage } from "./DocsPage.ts"
 import { ErrorBodies } from "./ErrorBodies.ts"
 import { OwnerAuthLive } from "../owners/OwnerAuthLive.ts"
 import { DiscoveryHandlers } from "../discovery/DiscoveryHandlers.ts"
@@ -29,4 +30,4 @@ const ApiRoutes = HttpApiBuilder.layer(Api, { openapiPath: "/openapi.json" }).pi
 )
 
 /** Every route the gateway serves on any chain: the API, paid calls, the reference page at /docs, caching and error bodies. */
-export const HttpApp = Layer.mergeAll(ApiRoutes, PaidCallRoute, HttpApiScalar.layer(Api, { path: "/docs" }), ConsoleRoutes, CatalogCaching, RefuseNulUrls, ErrorBodies)
+export const HttpApp = Layer.mergeAll(ApiRoutes, PaidCallRoute, DocsPage, ConsoleRoutes, CatalogCaching, RefuseNulUrls, ErrorBodies)

@@ -4,15 +4,24 @@ import { PgClient } from "@effect/sql-pg"
 import { Effect, Layer, Option, Redacted, String as Str } from "effect"
 import { SqlClient } from "effect/sql"
 import { AppConfig } from "../Config.ts"
+import { diskFolder, lockDataDir } from "./DataDirLock.ts"
 import { pgliteConnection } from "./PgliteConnection.ts"
 import { openPglite } from "./PgliteTemplate.ts"
 
-/** PGlite in this process on `dataDir` (in memory when none), closed with the scope. */
+/**
+ * PGlite in this process on `dataDir` (in memory when none), closed with the
+ * scope. A folder on disk is locked first, so a second process on it refuses
+ * to start (DataDirLock.ts); the lock is dropped after PGlite has closed.
+ */
 export const openStore = (dataDir: Option.Option<string>) =>
-  Effect.acquireRelease(
-    Effect.promise(() => openPglite(Option.getOrUndefined(dataDir))),
-    (db) => Effect.promise(() => db.close()).pipe(Effect.ignore)
-  )
+  Effect.gen(function*() {
+    const folder = Option.flatMap(dataDir, diskFolder)
+    if (Option.isSome(folder)) yield* lockDataDir(folder.value)
+    return yield* Effect.acquireRelease(
+      Effect.promise(() => openPglite(Option.getOrUndefined(dataDir))),
+      (db) => Effect.promise(() => db.close()).pipe(Effect.ignore)
+    )
+  })
 
 /**
  * Rows arrive camelCase and `sql(name)` / `sql.insert` identifiers go out

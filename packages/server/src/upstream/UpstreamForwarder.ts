@@ -170,7 +170,7 @@ export class UpstreamForwarder extends Context.Service<UpstreamForwarder, {
 /**
  * Caller headers the seller never sees: hop-by-hop ones (RFC 9110 §7.6.1, and
  * any the caller's `Connection` names), ones the gateway sets itself, the
- * caller's identity and the payment credential. `Expect` and `Upgrade` would
+ * caller's cookies and the payment credential. `Expect` and `Upgrade` would
  * also make the forward fail.
  */
 const DROPPED = new Set([
@@ -180,8 +180,6 @@ const DROPPED = new Set([
   "trailer",
   "upgrade",
   "cookie",
-  "forwarded",
-  "x-real-ip",
   "host",
   "content-length",
   "transfer-encoding",
@@ -192,8 +190,46 @@ const DROPPED = new Set([
   "http2-settings"
 ])
 
+/**
+ * Who the caller is and where it came from, as CDNs and proxies state it
+ * (Cloudflare, Akamai, Fastly, CloudFront, Azure, App Engine, Envoy, nginx…),
+ * and the method and path overrides some frameworks obey. From the caller
+ * these are its own claims: a seller trusting one would log, rate-limit,
+ * geolocate or route by them, or run another method than the one paid for.
+ * The gateway's `X-Forwarded-For` is the only word on the caller's address.
+ */
+const CLAIMED = new Set([
+  "forwarded",
+  "via",
+  "x-real-ip",
+  "true-client-ip",
+  "client-ip",
+  "x-client-ip",
+  "x-cluster-client-ip",
+  "fastly-client-ip",
+  "x-original-forwarded-for",
+  "x-originating-ip",
+  "x-remote-ip",
+  "x-remote-addr",
+  "x-proxyuser-ip",
+  "x-azure-clientip",
+  "x-azure-socketip",
+  "x-appengine-user-ip",
+  "cloudfront-viewer-address",
+  "x-original-host",
+  "x-host",
+  "x-http-method-override",
+  "x-http-method",
+  "x-method-override",
+  "x-original-url",
+  "x-rewrite-url"
+])
+
+/** Whole families a proxy sets about the caller: `X-Forwarded-*`, `Proxy-*`, Cloudflare's `CF-*`, Envoy's `X-Envoy-*`. */
+const CLAIMED_PREFIXES = ["x-forwarded-", "proxy-", "cf-", "x-envoy-"]
+
 const dropped = (name: string, named: ReadonlySet<string>) =>
-  DROPPED.has(name) || named.has(name) || name.startsWith("proxy-") || name.startsWith("x-forwarded-")
+  DROPPED.has(name) || CLAIMED.has(name) || named.has(name) || CLAIMED_PREFIXES.some((prefix) => name.startsWith(prefix))
 
 /**
  * The headers the seller gets: the caller's, less the dropped ones; the
