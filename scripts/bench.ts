@@ -284,6 +284,7 @@ const partB = Effect.gen(function*() {
         // Every owner, seller and agent signs in and pays from loopback, one client address.
         SIGN_IN_PER_MINUTE: "1000000",
         SIGN_IN_CHALLENGES_PER_MINUTE: "1000000",
+        PAYMENT_CHALLENGES_PER_MINUTE: "1000000000",
         PAYMENT_FAILURES_PER_MINUTE: "1000000"
       }, profileDir === undefined ? [] : ["--cpu-prof", `--cpu-prof-dir=${profileDir}`])
     ),

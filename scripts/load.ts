@@ -27,7 +27,7 @@ const PRICE = 10n
 /** Each lifecycle step waits for a checkpoint; a short interval keeps the flows, not the ledger, the bound. */
 const CHECKPOINT_MS = 20
 /** Every lane signs in and pays from loopback, one client address: per-client limits would measure themselves, not the flows. */
-const LOOPBACK_CROWD = { signInPerMinute: 1_000_000, signInChallengesPerMinute: 1_000_000, paymentFailuresPerMinute: 1_000_000 }
+const LOOPBACK_CROWD = { signInPerMinute: 1_000_000, signInChallengesPerMinute: 1_000_000, paymentChallengesPerMinute: 1_000_000_000, paymentFailuresPerMinute: 1_000_000 }
 /** How many problems of each sort the output lists in full. */
 const SHOWN = 20
 

@@ -29,6 +29,8 @@ export interface AppConfigShape {
   readonly supportedAssets: ReadonlyArray<string>
   /** How long an agent has to pay a 402 challenge. */
   readonly paymentChallengeSeconds: number
+  /** Payment challenges (402s to calls without a credential) one client may ask for per minute. */
+  readonly paymentChallengesPerMinute: number
   /** Paid-call credentials that fail (a fresh 402, or a payment that does not verify) one client may present per minute. */
   readonly paymentFailuresPerMinute: number
   /** A Sui full node's gRPC URL: when set, the gateway runs on that network instead of LocalLedger. */
@@ -112,6 +114,7 @@ export const defaults: AppConfigShape = {
   ledgerCheckpointMs: 250,
   supportedAssets: ["0x2::sui::SUI"],
   paymentChallengeSeconds: 300,
+  paymentChallengesPerMinute: 600,
   paymentFailuresPerMinute: 60,
   suiGrpcUrl: Option.none(),
   signInPerMinute: 30,
@@ -240,6 +243,7 @@ export class AppConfig extends Context.Service<AppConfig, AppConfigShape>()("@ga
     ledgerCheckpointMs: int("LEDGER_CHECKPOINT_MS", defaults.ledgerCheckpointMs),
     supportedAssets: list("SUPPORTED_ASSETS", defaults.supportedAssets),
     paymentChallengeSeconds: int("PAYMENT_CHALLENGE_SECONDS", defaults.paymentChallengeSeconds),
+    paymentChallengesPerMinute: int("PAYMENT_CHALLENGES_PER_MINUTE", defaults.paymentChallengesPerMinute),
     paymentFailuresPerMinute: int("PAYMENT_FAILURES_PER_MINUTE", defaults.paymentFailuresPerMinute),
     signInPerMinute: int("SIGN_IN_PER_MINUTE", defaults.signInPerMinute),
     signInChallengesPerMinute: int("SIGN_IN_CHALLENGES_PER_MINUTE", defaults.signInChallengesPerMinute),

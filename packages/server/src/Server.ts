@@ -17,6 +17,7 @@ import { McpRoutes } from "./discovery/mcp/McpRoutes.ts"
 import { CatalogRepo } from "./catalog/CatalogRepo.ts"
 import { GatewayKeyRepo } from "./storage/GatewayKeyRepo.ts"
 import { PaymentRepo } from "./paidCalls/PaymentRepo.ts"
+import { BatchedLimits } from "./limits/BatchedLimits.ts"
 import { RateLimits } from "./limits/RateLimits.ts"
 import { PolicyRepo } from "./owners/PolicyRepo.ts"
 import { SignerRepo } from "./signers/SignerRepo.ts"
@@ -49,7 +50,8 @@ const Base = Layer.mergeAll(
   GatewayKeyRepo.layer,
   PublicUrl.layer,
   UpstreamForwarder.layer,
-  RateLimits.layer
+  RateLimits.layer,
+  BatchedLimits.layer
 )
 
 const Core = Layer.mergeAll(OwnerSessions.layer, Policies.layer, GrantVerification.layer, Catalog.layer).pipe(Layer.provideMerge(Base))

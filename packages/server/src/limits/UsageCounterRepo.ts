@@ -1,4 +1,4 @@
-import { Context, Effect, Layer } from "effect"
+import { Array as Arr, Context, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import type { Unavailable } from "@gateway/domain/Errors"
 import { storeUnavailable } from "../storage/Codecs.ts"
@@ -20,6 +20,16 @@ export class UsageCounterRepo extends Context.Service<UsageCounterRepo, {
    * in which case nothing is added.
    */
   add(bucket: string, window: CounterWindow, amount: number, limit: number): Effect.Effect<boolean, Unavailable>
+  /**
+   * Adds each count to its bucket's window without a limit, in one statement (a batch counted in memory since the
+   * last one); what each bucket has used in all, every replica's counts included.
+   */
+  addAll(counts: Arr.NonEmptyReadonlyArray<{ readonly bucket: string; readonly window: CounterWindow; readonly amount: number }>): Effect.Effect<
+    ReadonlyArray<{ readonly bucket: string; readonly startMs: number; readonly used: number }>,
+    Unavailable
+  >
+  /** What each of these buckets has used, per window the store still holds. */
+  usedAll(buckets: ReadonlyArray<string>): Effect.Effect<ReadonlyArray<{ readonly bucket: string; readonly startMs: number; readonly used: number }>, Unavailable>
   /** What the bucket has used in the window starting at `startMs` (0 when nothing). */
   used(bucket: string, startMs: number): Effect.Effect<number, Unavailable>
   /** Takes `amount` back from a window (never below 0): a reservation that was not spent. */
@@ -44,6 +54,26 @@ export class UsageCounterRepo extends Context.Service<UsageCounterRepo, {
               Effect.map((rows) => rows.length > 0),
               storeUnavailable,
               Effect.withSpan("UsageCounterRepo.add", { attributes: { "limit.bucket": bucket } })
+            ),
+        addAll: (counts) =>
+          sql<{ readonly bucket: string; readonly windowStart: unknown; readonly used: unknown }>`
+            INSERT INTO usage_counters ${
+            sql.insert(Arr.map(counts, (c) => ({ bucket: c.bucket, windowStart: c.window.startMs, windowEnd: c.window.endMs, used: c.amount })))
+          }
+            ON CONFLICT (bucket, window_start) DO UPDATE SET used = usage_counters.used + EXCLUDED.used
+            RETURNING bucket, window_start, used`.pipe(
+            Effect.map((rows) => rows.map((r) => ({ bucket: r.bucket, startMs: Number(r.windowStart), used: Number(r.used) }))),
+            storeUnavailable,
+            Effect.withSpan("UsageCounterRepo.addAll", { attributes: { "limit.buckets": counts.length } })
+          ),
+        usedAll: (buckets) =>
+          buckets.length === 0
+            ? Effect.succeed([])
+            : sql<{ readonly bucket: string; readonly windowStart: unknown; readonly used: unknown }>`
+                SELECT bucket, window_start, used FROM usage_counters WHERE bucket IN ${sql.in(buckets)}`.pipe(
+              Effect.map((rows) => rows.map((r) => ({ bucket: r.bucket, startMs: Number(r.windowStart), used: Number(r.used) }))),
+              storeUnavailable,
+              Effect.withSpan("UsageCounterRepo.usedAll", { attributes: { "limit.buckets": buckets.length } })
             ),
         used: (bucket, startMs) =>
           sql<{ readonly used: unknown }>`SELECT used FROM usage_counters WHERE bucket = ${bucket} AND window_start = ${startMs}`.pipe(

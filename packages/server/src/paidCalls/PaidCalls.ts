@@ -12,6 +12,7 @@ import { decideAcceptance, type Refusal as AcceptanceRefusal } from "@gateway/do
 import { verifyPayment } from "@gateway/domain/verify/PaymentVerifier"
 import { AppConfig } from "../Config.ts"
 import type { Limited } from "../limits/Limited.ts"
+import { BatchedLimits } from "../limits/BatchedLimits.ts"
 import { RateLimits } from "../limits/RateLimits.ts"
 import { perMinute } from "@gateway/domain/limits/Quota"
 import { GatewayKeyRepo } from "../storage/GatewayKeyRepo.ts"
@@ -94,6 +95,7 @@ export class PaidCalls extends Context.Service<PaidCalls, {
       const keys = yield* GatewayKeyRepo
       const upstream = yield* UpstreamForwarder
       const rateLimits = yield* RateLimits
+      const batchedLimits = yield* BatchedLimits
       const now = Effect.map(Clock.currentTimeMillis, (ms) => new Date(ms))
       const decodeRules = Schema.decodeUnknownSync(Schema.Array(PolicyRule))
 
@@ -303,6 +305,11 @@ export class PaidCalls extends Context.Service<PaidCalls, {
         return yield* forward(request, target, credential, { payer: paid.delegate, amount: paid.amount.toString() })
       })
 
+      const challengeQuota = perMinute(config.paymentChallengesPerMinute)
+      const tooManyChallenges = {
+        message: "Too many payment challenges asked for by this client: try again after Retry-After seconds",
+        reason: "payment_challenges_rate_limited"
+      }
       const presentationQuota = perMinute(config.paymentFailuresPerMinute)
       const tooManyFailures = {
         message: "Too many payment credentials from this client failed: try again after Retry-After seconds",
@@ -321,7 +328,11 @@ export class PaidCalls extends Context.Service<PaidCalls, {
         const allow = methodsOf(entry)
         if (!allow.includes(request.method)) return { _tag: "MethodNotAllowed" as const, allow }
         const credential = readCredential(request.headers, mppSecret)
-        if (credential === undefined) return yield* challenge(entry, "payment_required")
+        if (credential === undefined) {
+          // Minting stays write-free: the limit is counted in memory and added to the store in batches.
+          yield* batchedLimits.admit(`paid_challenges:${request.clientAddress ?? "unknown"}`, challengeQuota, tooManyChallenges)
+          return yield* challenge(entry, "payment_required")
+        }
         // Each credential costs a chain read: a client whose credentials keep failing (made-up digests on freely minted
         // nonces) is refused before that, counted in the store across replicas. Only failures count: a client that pays properly never reaches it.
         const bucket = `paid_presentation_failures:${request.clientAddress ?? "unknown"}`

@@ -25,6 +25,7 @@ export const testConfig: AppConfigShape = {
   ledgerCheckpointMs: 0,
   signInPerMinute: 1000,
   signInChallengesPerMinute: 1000,
+  paymentChallengesPerMinute: 100_000,
   paymentFailuresPerMinute: 100_000,
   upstreamAllowHosts: ["127.0.0.1:9"]
 }
