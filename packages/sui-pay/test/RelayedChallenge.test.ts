@@ -31,6 +31,27 @@ const x402Agent = Effect.gen(function*() {
 })
 
 /**
+ * The story both clients must tell: the same 402 relayed by a foreign website is refused (nothing paid, no
+ * credential handed over, the seller not called); the gateway's own is paid once.
+ */
+const relayRefusedOwnPaid = (agent: Effect.Success<typeof x402Agent>) =>
+  Effect.gen(function*() {
+    const { upstream, entry, manifest, pool, paid } = agent
+    const site = yield* relayingSite(entry.resourceUrl)
+    const before = yield* poolBalance(pool)
+    const calls = upstream.calls.length
+
+    const refused = yield* outcome(paid(`${site.url}/article`))
+    assert.match(String(refused), new RegExp(`not paid: origin: only challenges from ${manifest.apiBaseUrl} are paid`))
+    assert.strictEqual(yield* poolBalance(pool), before, "nothing was paid")
+    assert.deepStrictEqual(site.stolen, [], "the website was handed no credential")
+    assert.strictEqual(upstream.calls.length, calls, "the seller was not called")
+
+    assert.strictEqual(yield* outcome(paid(entry.resourceUrl)), 200)
+    assert.strictEqual(before - (yield* poolBalance(pool)), 40n, "the gateway's own 402 was paid, once")
+  })
+
+/**
  * Threat: a foreign website an agent fetches answers with a real gateway 402
  * (copied from the gateway, for the website's own URL). A standard client with
  * our scheme or method would pay it from the owner's spend account and hand
@@ -40,19 +61,7 @@ describe("security: standard clients through paidFetch refuse a relayed 402", ()
   layer(paidCallEnv(), { excludeTestServices: true })((it) => {
     it.effect("@x402/fetch: a relayed 402 is refused before anything is paid; the gateway's own is paid", () =>
       Effect.gen(function*() {
-        const { upstream, entry, manifest, pool, paid } = yield* x402Agent
-        const site = yield* relayingSite(entry.resourceUrl)
-        const before = yield* poolBalance(pool)
-        const calls = upstream.calls.length
-
-        const refused = yield* outcome(paid(`${site.url}/article`))
-        assert.match(String(refused), new RegExp(`not paid: origin: only challenges from ${manifest.apiBaseUrl} are paid`))
-        assert.strictEqual(yield* poolBalance(pool), before, "nothing was paid")
-        assert.deepStrictEqual(site.stolen, [], "the website was handed no credential")
-        assert.strictEqual(upstream.calls.length, calls, "the seller was not called")
-
-        assert.strictEqual(yield* outcome(paid(entry.resourceUrl)), 200)
-        assert.strictEqual(before - (yield* poolBalance(pool)), 40n, "the gateway's own 402 was paid, once")
+        yield* relayRefusedOwnPaid(yield* x402Agent)
       }))
 
     it.effect("@x402/fetch: concurrent calls through one paidFetch each pay for their own request only", () =>
@@ -94,19 +103,7 @@ describe("security: standard clients through paidFetch refuse a relayed 402", ()
         const { entry, agentKey, manifest } = yield* paidService(upstream.url)
         const pool = manifest.grants[0]?.pool ?? ""
         const mppx = Mppx.create({ methods: [suiMethod({ signer: agentKey, manifest, client: ledger.client })], polyfill: false })
-        const paid = paidFetch(mppx.fetch)
-        const site = yield* relayingSite(entry.resourceUrl)
-        const before = yield* poolBalance(pool)
-        const calls = upstream.calls.length
-
-        const refused = yield* outcome(paid(`${site.url}/article`))
-        assert.match(String(refused), new RegExp(`not paid: origin: only challenges from ${manifest.apiBaseUrl} are paid`))
-        assert.strictEqual(yield* poolBalance(pool), before, "nothing was paid")
-        assert.deepStrictEqual(site.stolen, [], "the website was handed no credential")
-        assert.strictEqual(upstream.calls.length, calls, "the seller was not called")
-
-        assert.strictEqual(yield* outcome(paid(entry.resourceUrl)), 200)
-        assert.strictEqual(before - (yield* poolBalance(pool)), 40n, "the gateway's own 402 was paid, once")
+        yield* relayRefusedOwnPaid({ upstream, entry, manifest, pool, paid: paidFetch(mppx.fetch) })
       }))
   })
 })

@@ -6,31 +6,15 @@ import type { PaymentRequirements } from "@x402/core/types"
 import { type GatewayClient, makeApiClient, withOwner } from "@gateway/client"
 import { Events, eventType } from "@gateway/domain/chain/SpendAccountModule"
 import type { DelegatedSignerId } from "@gateway/domain/Ids"
-import { SuiAddress } from "@gateway/domain/SuiAddress"
 import { challengeOf, pay, present, refs } from "../support/PayByHand.ts"
-import { amount, fundedOwner, grantedAgent, paidCallEnv, SUI } from "../support/Scenario.ts"
+import { fundedOwner, grantedAgent, liveService, paidCallEnv } from "../support/Scenario.ts"
 import { TestLedger } from "../support/TestLedger.ts"
 import { BaseUrl } from "../support/TestServer.ts"
 import { Upstream } from "../support/Upstream.ts"
 
 /** A live 40-MIST GET service registered and activated by `asSeller`, paying `payTo`. */
 const serviceOf = (client: GatewayClient, asSeller: ReturnType<typeof withOwner>, payTo: string, upstreamUrl: string) =>
-  Effect.gen(function*() {
-    const { service } = yield* client.sellers.register({
-      payload: {
-        name: "Answers",
-        description: "the answer",
-        method: "GET",
-        path: "/answer",
-        price: amount(40n),
-        asset: SUI,
-        decimals: 9,
-        payTo: SuiAddress.make(payTo),
-        upstreamUrl
-      }
-    }).pipe(asSeller)
-    return (yield* client.sellers.activate({ params: { id: service.id } }).pipe(asSeller)).service
-  })
+  Effect.map(liveService(client, { price: 40n, upstreamUrl, seller: asSeller, payTo }), ({ entry }) => entry)
 
 /** What anyone reading the chain learns from a payment: its PaymentMade's nonce (the memo), amount and recipient. */
 const readPaymentMade = (digest: string) =>

@@ -5,10 +5,9 @@ import { Effect } from "effect"
 import { type GatewayClient, makeApiClient, signIn, withOwner } from "@gateway/client"
 import { CoinType } from "@gateway/domain/CoinType"
 import { isApiError } from "@gateway/domain/Errors"
-import { SuiAddress } from "@gateway/domain/SuiAddress"
 import { failsWith } from "../support/Assertions.ts"
 import { gatewayFor } from "../support/PaidEnv.ts"
-import { amount, SUI } from "../support/Scenario.ts"
+import { amount, liveService, SUI } from "../support/Scenario.ts"
 import { TestLedger } from "../support/TestLedger.ts"
 import { BaseUrl } from "../support/TestServer.ts"
 import { type AsOwner, ownerWithout, signed, suiOf, withdrawKind } from "./SponsorKit.ts"
@@ -67,20 +66,7 @@ describe("sponsorship budgets, counted in the store", () => {
         assert.isAbove(Number(raw.headers.get("retry-after")), 0)
 
         // A seller with a live service has something at stake: the same kind is sponsored.
-        const { service } = yield* client.sellers.register({
-          payload: {
-            name: "Answers",
-            description: "the answer",
-            method: "GET",
-            path: "/answer",
-            price: amount(40n),
-            asset: SUI,
-            decimals: 9,
-            payTo: SuiAddress.make(new Ed25519Keypair().toSuiAddress()),
-            upstreamUrl: "http://127.0.0.1:9/answer"
-          }
-        }).pipe(newcomer.asOwner)
-        yield* client.sellers.activate({ params: { id: service.id } }).pipe(newcomer.asOwner)
+        yield* liveService(client, { price: 40n, upstreamUrl: "http://127.0.0.1:9/answer", seller: newcomer.asOwner })
         const executed = yield* attempt(client, newcomer.owner, newcomer.asOwner, kind)
         assert.deepStrictEqual(executed, { ok: true, status: "success" })
 

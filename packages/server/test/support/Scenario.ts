@@ -36,11 +36,20 @@ export const createRequest = (agent: string, key: string, budget = 1000n, perPay
 /** A seller signed in, with one live service (GET unless told) at `price` forwarding to `upstreamUrl`. */
 export const liveService = (
   client: GatewayClient,
-  input: { readonly price: bigint; readonly upstreamUrl: string; readonly upstreamCredential?: string; readonly method?: "GET" | "POST" }
+  input: {
+    readonly price: bigint
+    readonly upstreamUrl: string
+    readonly upstreamCredential?: string
+    readonly method?: "GET" | "POST"
+    /** The seller's session; a fresh seller's when omitted. */
+    readonly seller?: ReturnType<typeof withOwner>
+    /** Who is paid; a fresh address when omitted. */
+    readonly payTo?: string
+  }
 ) =>
   Effect.gen(function*() {
-    const seller = withOwner((yield* signIn(client, new Ed25519Keypair())).authorization)
-    const payTo = SuiAddress.make(new Ed25519Keypair().toSuiAddress())
+    const seller = input.seller ?? withOwner((yield* signIn(client, new Ed25519Keypair())).authorization)
+    const payTo = SuiAddress.make(input.payTo ?? new Ed25519Keypair().toSuiAddress())
     const { service } = yield* client.sellers.register({
       payload: {
         name: "Answers",
