@@ -3,6 +3,7 @@ import { assert, describe, layer } from "@effect/vitest"
 import { Effect, Layer } from "effect"
 import { IpNetwork } from "effect/net"
 import { Result } from "effect"
+import { expectRateLimited } from "../support/Assertions.ts"
 import { ReplicaA, ReplicaB, layerReplicas } from "../support/Replicas.ts"
 import { awayFromMinuteEdge, postJson, type RawAnswer } from "../support/RawPost.ts"
 import { BaseUrl, layerTestServer, testConfig } from "../support/TestServer.ts"
@@ -12,13 +13,7 @@ const LIMIT = 4
 const askChallenge = (origin: string, options: Parameters<typeof postJson>[2] = {}) =>
   postJson(`${origin}/v1/auth/challenge`, { address: new Ed25519Keypair().toSuiAddress() }, options)
 
-const expectLimited = (answer: RawAnswer) => {
-  assert.strictEqual(answer.status, 429)
-  assert.strictEqual(answer.body.code, "RATE_LIMITED")
-  assert.strictEqual(answer.body.reason, "sign_in_rate_limited")
-  const retryAfter = Number(answer.headers["retry-after"])
-  assert.isTrue(Number.isInteger(retryAfter) && retryAfter >= 1 && retryAfter <= 60, `Retry-After: ${String(answer.headers["retry-after"])}`)
-}
+const expectLimited = (answer: RawAnswer) => expectRateLimited(answer, "sign_in_rate_limited")
 
 const loopback = Result.getOrThrow(IpNetwork.fromString("127.0.0.1/32"))
 
