@@ -101,5 +101,19 @@ describe("security: MCP sessions are bounded", () => {
         assert.strictEqual(ended.status, 204)
         assert.strictEqual((yield* ping(baseUrl, id)).status, 404)
       }))
+
+    it.effect("a DELETE the transport refuses (an Origin) ends nothing, and the session stays bounded", () =>
+      Effect.gen(function*() {
+        const baseUrl = yield* BaseUrl
+        const id = yield* initialize(baseUrl)
+        const refused = yield* Effect.promise(() =>
+          fetch(`${baseUrl}/mcp`, { method: "DELETE", headers: { "mcp-session-id": id, origin: "https://site.example" } })
+        )
+        assert.strictEqual(refused.status, 403)
+        assert.strictEqual((yield* ping(baseUrl, id)).status, 200)
+        // Still in the table, so its idle time still ends it.
+        yield* Effect.sleep("1 second")
+        assert.strictEqual((yield* ping(baseUrl, id)).status, 404)
+      }))
   })
 })

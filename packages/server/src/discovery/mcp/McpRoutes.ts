@@ -1,6 +1,7 @@
 import { Clock, Duration, Effect, Layer, Option, Schedule } from "effect"
 import { McpServer } from "effect/ai"
 import { HttpEffect, HttpRouter, HttpServerRequest } from "effect/http"
+import { clientKey } from "@gateway/domain/limits/ClientKey"
 import { AppConfig } from "../../Config.ts"
 import { McpErrorBodies } from "./McpErrorBodies.ts"
 import { DiscoveryToolHandlers, DiscoveryTools } from "./DiscoveryTools.ts"
@@ -79,12 +80,14 @@ export const McpRoutes = Layer.effectDiscard(
         if (id === undefined) {
           // Appended however the call ends, and not cut short by a client hanging up: a session the transport
           // started must reach the table. (The server runs pre-response handlers uninterruptibly.)
-          const tracking = HttpEffect.appendPreResponseHandler(track(Option.getOrElse(request.remoteAddress, () => "unknown")))
+          const tracking = HttpEffect.appendPreResponseHandler(track(clientKey(Option.getOrUndefined(request.remoteAddress))))
           return yield* transport.pipe(Effect.ensuring(tracking), Effect.uninterruptible)
         }
         if (sessions.use(id, yield* Clock.currentTimeMillis) === "expired") yield* end([id])
-        if (request.method === "DELETE") sessions.remove(id)
-        return yield* transport
+        const response = yield* transport
+        // Forgotten only once the transport has ended it: a DELETE it refuses (an Origin, a bad protocol version) ends nothing.
+        if (request.method === "DELETE" && response.status >= 200 && response.status < 300) sessions.remove(id)
+        return response
       })
 
     for (const method of METHODS) yield* router.add(method, MCP_PATH, handle)
