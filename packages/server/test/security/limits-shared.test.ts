@@ -58,6 +58,11 @@ describe("X-Forwarded-For names the client only behind a trusted proxy", () => {
         expectLimited(yield* askChallenge(origin, client("203.0.113.9, 198.51.100.1")))
         for (let i = 0; i < 2; i++) assert.strictEqual((yield* askChallenge(origin, client("198.51.100.2"))).status, 200)
         expectLimited(yield* askChallenge(origin, client("198.51.100.2")))
+        // An IPv6 client is counted by its /64: another address of the same network is the same client.
+        assert.strictEqual((yield* askChallenge(origin, client("2001:db8:7:7::1"))).status, 200)
+        assert.strictEqual((yield* askChallenge(origin, client("2001:db8:7:7::2"))).status, 200)
+        expectLimited(yield* askChallenge(origin, client("2001:db8:7:7:ffff::3")))
+        assert.strictEqual((yield* askChallenge(origin, client("2001:db8:7:8::1"))).status, 200)
       }))
 
     it.effect("a peer that is not a trusted proxy earns nothing by sending X-Forwarded-For", () =>
