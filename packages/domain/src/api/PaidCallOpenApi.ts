@@ -64,7 +64,7 @@ const operation = (method: string) => ({
     "404": failure("No live service with this id."),
     "405": failure("The service is not called with this method; Allow names the one it is."),
     "409": failure("NOT_FINAL (the payment is not checkpointed yet: present the same credential again), payment_in_flight, or paid_answer_expired."),
-    "429": failure("RATE_LIMITED: too many failed payment credentials from this client (PAYMENT_FAILURES_PER_MINUTE); Retry-After says when to present again."),
+    "429": failure("RATE_LIMITED: too many 402 challenges asked for by this client (payment_challenges_rate_limited, PAYMENT_CHALLENGES_PER_MINUTE) or too many of its payment credentials failed (payment_presentations_rate_limited, PAYMENT_FAILURES_PER_MINUTE); Retry-After says when to try again."),
     "503": failure("The seller failed or the chain is unavailable; the payment is kept: present the same credential again.")
   },
   "x-payment-info": {

@@ -26,8 +26,6 @@ export interface Taken {
 export class RateLimits extends Context.Service<RateLimits, {
   /** Takes `amount` units (1 for a request) of `quota` for `bucket`, or refuses, taking nothing. */
   take(bucket: string, quota: Quota, refusal: Refusal, amount?: number): Effect.Effect<Taken, Limited | Unavailable>
-  /** Refuses, taking nothing, when the bucket has used all of `quota` in this window: a look before costly work. */
-  check(bucket: string, quota: Quota, refusal: Refusal): Effect.Effect<void, Limited | Unavailable>
   /** Gives back units taken but not spent (a reservation larger than what it cost). */
   giveBack(taken: Taken, amount: number): Effect.Effect<void, Unavailable>
 }>()("@gateway/server/RateLimits") {
@@ -45,12 +43,6 @@ export class RateLimits extends Context.Service<RateLimits, {
         return { bucket, startMs: window.startMs, amount }
       })
 
-      const check = Effect.fnUntraced(function*(bucket: string, quota: Quota, refusal: Refusal) {
-        const nowMs = yield* Clock.currentTimeMillis
-        const used = yield* counters.used(bucket, windowAt(quota, nowMs).startMs)
-        if (used >= quota.limit) return yield* new Limited({ ...refusal, retryAfterSeconds: retryAfterSeconds(quota, nowMs) })
-      })
-
       const giveBack = (taken: Taken, amount: number) =>
         amount <= 0 ? Effect.void : counters.giveBack(taken.bucket, taken.startMs, Math.min(amount, taken.amount))
 
@@ -60,7 +52,7 @@ export class RateLimits extends Context.Service<RateLimits, {
       )
       yield* Effect.forkScoped(Effect.repeat(sweep, Schedule.spaced(Duration.millis(config.storeSweepIntervalMs))))
 
-      return RateLimits.of({ take, check, giveBack })
+      return RateLimits.of({ take, giveBack })
     })
   ).pipe(Layer.provide(UsageCounterRepo.layer))
 }

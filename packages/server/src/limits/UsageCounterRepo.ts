@@ -30,8 +30,6 @@ export class UsageCounterRepo extends Context.Service<UsageCounterRepo, {
   >
   /** What each of these buckets has used, per window the store still holds. */
   usedAll(buckets: ReadonlyArray<string>): Effect.Effect<ReadonlyArray<{ readonly bucket: string; readonly startMs: number; readonly used: number }>, Unavailable>
-  /** What the bucket has used in the window starting at `startMs` (0 when nothing). */
-  used(bucket: string, startMs: number): Effect.Effect<number, Unavailable>
   /** Takes `amount` back from a window (never below 0): a reservation that was not spent. */
   giveBack(bucket: string, startMs: number, amount: number): Effect.Effect<void, Unavailable>
   /** Deletes the windows that ended by `nowMs`; how many. */
@@ -75,12 +73,6 @@ export class UsageCounterRepo extends Context.Service<UsageCounterRepo, {
               storeUnavailable,
               Effect.withSpan("UsageCounterRepo.usedAll", { attributes: { "limit.buckets": buckets.length } })
             ),
-        used: (bucket, startMs) =>
-          sql<{ readonly used: unknown }>`SELECT used FROM usage_counters WHERE bucket = ${bucket} AND window_start = ${startMs}`.pipe(
-            Effect.map((rows) => rows.length === 0 ? 0 : Number(rows[0]?.used)),
-            storeUnavailable,
-            Effect.withSpan("UsageCounterRepo.used", { attributes: { "limit.bucket": bucket } })
-          ),
         giveBack: (bucket, startMs, amount) =>
           sql`UPDATE usage_counters SET used = GREATEST(used - ${amount}, 0) WHERE bucket = ${bucket} AND window_start = ${startMs}`.pipe(
             Effect.asVoid,

@@ -1,7 +1,7 @@
 import { Effect, Option } from "effect"
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
-import { Internal, Invalid, isApiError, RateLimited } from "@gateway/domain/Errors"
-import { Limited } from "../limits/Limited.ts"
+import { Internal, Invalid, isApiError } from "@gateway/domain/Errors"
+import { answerLimited } from "../http/RetryAfter.ts"
 import { PaidCalls } from "./PaidCalls.ts"
 import { errorResponse } from "../http/ErrorBodies.ts"
 
@@ -48,14 +48,9 @@ export const PaidCallRoute = HttpRouter.add(
             )
         }
       }),
+      answerLimited,
       Effect.catch((error) =>
-        Effect.succeed(
-          error instanceof Limited
-            ? errorResponse(new RateLimited({ message: error.message, reason: error.reason })).pipe(
-              HttpServerResponse.setHeader("retry-after", String(error.retryAfterSeconds))
-            )
-            : errorResponse(isApiError(error) ? error : new Internal({ message: "An unexpected error occurred", reason: "internal_error" }))
-        )
+        Effect.succeed(errorResponse(isApiError(error) ? error : new Internal({ message: "An unexpected error occurred", reason: "internal_error" })))
       )
     )
     return result

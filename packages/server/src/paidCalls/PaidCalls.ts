@@ -14,6 +14,7 @@ import { AppConfig } from "../Config.ts"
 import type { Limited } from "../limits/Limited.ts"
 import { BatchedLimits } from "../limits/BatchedLimits.ts"
 import { RateLimits } from "../limits/RateLimits.ts"
+import { clientKey } from "@gateway/domain/limits/ClientKey"
 import { perMinute } from "@gateway/domain/limits/Quota"
 import { GatewayKeyRepo } from "../storage/GatewayKeyRepo.ts"
 import { type PaidAnswer, type Payment, PaymentRepo } from "./PaymentRepo.ts"
@@ -315,11 +316,18 @@ export class PaidCalls extends Context.Service<PaidCalls, {
         message: "Too many payment credentials from this client failed: try again after Retry-After seconds",
         reason: "payment_presentations_rate_limited"
       }
-      /** A presentation that failed by the presenter's doing: a fresh 402 for its credential, or a payment that does not verify. */
-      const failedPresentation = (exit: Exit.Exit<PaidCallResult, Refusal>) =>
+      /**
+       * A presentation that did not fail by the presenter's doing: answered, or refused for a reason of the seller's, the
+       * store's or the chain's. A fresh 402 for its credential, a payment that does not verify, and a presenter who hung
+       * up (an interruption, no error) are the presenter's.
+       */
+      const notThePresentersFault = (exit: Exit.Exit<PaidCallResult, Refusal>) =>
         Exit.isSuccess(exit)
-          ? exit.value._tag === "PaymentRequired"
-          : Option.exists(Cause.findErrorOption(exit.cause), (e) => e instanceof NotFinal || e instanceof Unverified || e instanceof TxFailed || e instanceof ForeignDigest)
+          ? exit.value._tag !== "PaymentRequired"
+          : Option.exists(
+            Cause.findErrorOption(exit.cause),
+            (e) => !(e instanceof NotFinal || e instanceof Unverified || e instanceof TxFailed || e instanceof ForeignDigest)
+          )
 
       const handle = Effect.fn("PaidCalls.handle")(function*(request: PaidCallRequest) {
         const target = yield* catalog.forForwarding(request.serviceId)
@@ -330,15 +338,16 @@ export class PaidCalls extends Context.Service<PaidCalls, {
         const credential = readCredential(request.headers, mppSecret)
         if (credential === undefined) {
           // Minting stays write-free: the limit is counted in memory and added to the store in batches.
-          yield* batchedLimits.admit(`paid_challenges:${request.clientAddress ?? "unknown"}`, challengeQuota, tooManyChallenges)
+          yield* batchedLimits.admit(`paid_challenges:${clientKey(request.clientAddress)}`, challengeQuota, tooManyChallenges)
           return yield* challenge(entry, "payment_required")
         }
         // Each credential costs a chain read: a client whose credentials keep failing (made-up digests on freely minted
-        // nonces) is refused before that, counted in the store across replicas. Only failures count: a client that pays properly never reaches it.
-        const bucket = `paid_presentation_failures:${request.clientAddress ?? "unknown"}`
-        yield* rateLimits.check(bucket, presentationQuota, tooManyFailures)
+        // nonces) is refused before that, counted in the store across replicas. Every presentation takes a unit before
+        // the read, so neither a burst nor a hang-up gets past the count, and one that was not the presenter's failure
+        // gives it back: a client that pays properly never reaches the limit.
+        const taken = yield* rateLimits.take(`paid_presentation_failures:${clientKey(request.clientAddress)}`, presentationQuota, tooManyFailures)
         return yield* present(request, target, credential).pipe(
-          Effect.onExit((exit) => failedPresentation(exit) ? Effect.ignore(rateLimits.take(bucket, presentationQuota, tooManyFailures)) : Effect.void)
+          Effect.onExit((exit) => notThePresentersFault(exit) ? Effect.ignore(rateLimits.giveBack(taken, 1)) : Effect.void)
         )
       })
 

@@ -50,5 +50,21 @@ describe("security: failed payment presentations are limited per client", () => 
         const served = yield* rawRequest(entry.resourceUrl, { headers: { "payment-signature": paid }, localAddress: "127.0.0.2" })
         assert.strictEqual(served.status, 200, served.text)
       }))
+
+    it.effect("a burst of made-up digests at once gets no more chain reads than the limit", () =>
+      Effect.gen(function*() {
+        const upstream = yield* Upstream
+        const { entry, agentKey } = yield* paidService(upstream.url)
+        const { terms } = yield* challengeOf(entry.resourceUrl)
+        yield* awayFromMinuteEdge()
+        const headers = yield* Effect.forEach(Array.from({ length: 4 * LIMIT }), () => credential(entry.resourceUrl, terms, madeUp(), { signer: agentKey }))
+        const answers = yield* Effect.forEach(
+          headers,
+          (header) => rawRequest(entry.resourceUrl, { headers: { "payment-signature": header }, localAddress: "127.0.0.3" }),
+          { concurrency: "unbounded" }
+        )
+        assert.strictEqual(answers.filter((a) => a.status === 409).length, LIMIT, answers.map((a) => a.status).join(","))
+        assert.strictEqual(answers.filter((a) => a.status === 429).length, 3 * LIMIT)
+      }))
   })
 })
