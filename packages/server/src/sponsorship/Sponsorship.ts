@@ -187,6 +187,11 @@ const makeSponsorship = (sponsorKey: Keypair) =>
         return yield* invalid(refusal)
       }
 
+      // Uninterruptible from the claim to the release: an owner who hangs up cannot leave a co-signed coin held.
+      return yield* Effect.uninterruptible(cosignAndExecute(owner, digest, bytes, signature, build))
+    })
+
+    const cosignAndExecute = Effect.fnUntraced(function*(owner: SuiAddress, digest: string, bytes: Uint8Array, signature: string, build: Build) {
       // At most one co-signature per build, and only while its reservation holds.
       if (!(yield* repo.claimForSigning(digest, owner, yield* Clock.currentTimeMillis))) {
         return yield* invalid("txBytes: already co-signed, released or expired: ask for sponsorship again")
