@@ -37,8 +37,10 @@ export const vouchedOffer = (
   if (gatewayOrigin === undefined || resource?.origin !== gatewayOrigin || (request !== undefined && request.url.origin !== gatewayOrigin)) {
     return refused(`origin: only challenges from ${manifest.apiBaseUrl} are paid`)
   }
-  // The terms the policy is checked against must be those of the address being called, not whatever a 402 claims.
-  if (!resource.pathname.endsWith(`/v1/pay/${extra.serviceId}`) || (request !== undefined && request.url.pathname !== resource.pathname)) {
+  // The terms the policy is checked against must be those of the address being called, not whatever a 402 claims:
+  // exactly the gateway's paid-call path for the service (another tenant of the origin cannot serve a look-alike).
+  const servicePath = new URL(`v1/pay/${encodeURIComponent(extra.serviceId)}`, manifest.apiBaseUrl.replace(/\/?$/, "/")).pathname
+  if (resource.pathname !== servicePath || (request !== undefined && request.url.pathname !== resource.pathname)) {
     return refused(`service: the challenge names ${extra.serviceId}, not the service at ${request?.url.pathname ?? resource.pathname}`)
   }
   if (extra.packageId !== manifest.packageId) return refused(`package: the challenge names ${extra.packageId}, not ${manifest.packageId}`)
