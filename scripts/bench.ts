@@ -75,10 +75,12 @@ const partA = Effect.gen(function*() {
   const pglite = process.env.DATABASE_URL === undefined
   // The seeded services name the discard port on loopback, which only an allow-listed upstream may be;
   // one seller seeds them all, so its limits must hold the 1,000 live services and the drafts in flight.
+  // The 402 load comes from one client (loopback): its challenges are counted as any client's, never refused.
   const env = {
     UPSTREAM_ALLOW_HOSTS: "127.0.0.1:9",
     SELLER_MAX_LIVE: String(SEEDED),
     SELLER_MAX_DRAFTS: String(SEEDED),
+    PAYMENT_CHALLENGES_PER_MINUTE: "1000000000",
     ...(pglite ? { DATA_DIR: "memory://" } : {})
   }
   const startupRuns = (runEnv: Record<string, string>) =>
