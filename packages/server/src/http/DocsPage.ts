@@ -60,11 +60,12 @@ const policyFor = (body: Uint8Array) => {
   return policy
 }
 
+/** For any other answer (none is expected): nothing runs, nothing loads. The page is built from the API definition alone, so the hashes cover no caller's input. */
+const NOTHING = "default-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+
 const withDocsCsp = HttpRouter.middleware((httpEffect) =>
   Effect.map(httpEffect, (response) =>
-    response.body._tag === "Uint8Array"
-      ? HttpServerResponse.setHeader(response, "content-security-policy", policyFor(response.body.body))
-      : response
+    HttpServerResponse.setHeader(response, "content-security-policy", response.body._tag === "Uint8Array" ? policyFor(response.body.body) : NOTHING)
   )
 ).layer
 
