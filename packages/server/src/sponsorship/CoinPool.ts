@@ -19,7 +19,7 @@ const LOCAL_FUNDING = 4n * FAUCET_AMOUNT
 /** A maintenance transaction may budget this many times a sponsored one: splitting many coins stores many objects. */
 const MAINTENANCE_BUDGET_FACTOR = 10n
 
-/** Rounds at start-up, until the pool is as full as the funds allow. */
+/** Rounds right after start-up (in the background), until the pool is as full as the funds allow. */
 const STARTUP_ROUNDS = 8
 
 const shuffled = <A>(items: ReadonlyArray<A>): Array<A> => {
@@ -140,10 +140,13 @@ export const makeCoinPool = (sponsorKey: Keypair) =>
       const held = (yield* Effect.orDie(node.coins(sponsor))).reduce((sum, c) => sum + c.balance, 0n)
       for (let funded = held; funded < LOCAL_FUNDING; funded += FAUCET_AMOUNT) yield* Effect.orDie(ledger.value.mint(sponsor, SUI_COIN_TYPE, FAUCET_AMOUNT))
     }
-    for (let i = 0; i < STARTUP_ROUNDS; i++) {
-      if (!(yield* roundNow)) break
-    }
-    yield* Effect.forkScoped(Effect.repeat(lock.withPermitsIfAvailable(1)(round), Schedule.spaced(ROUND_INTERVAL)))
+    // Filled in the background, so a start never waits on the chain; a build that finds no coin runs a round itself.
+    const fill = Effect.gen(function*() {
+      for (let i = 0; i < STARTUP_ROUNDS; i++) {
+        if (!(yield* roundNow)) break
+      }
+    })
+    yield* Effect.forkScoped(fill.pipe(Effect.andThen(Effect.repeat(lock.withPermitsIfAvailable(1)(round), Schedule.spaced(ROUND_INTERVAL)))))
 
     return { candidates, roundNow, refill }
   })

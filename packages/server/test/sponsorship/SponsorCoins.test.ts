@@ -8,7 +8,7 @@ import { gatewayFor } from "../support/PaidEnv.ts"
 import { amount, SUI } from "../support/Scenario.ts"
 import { BaseUrl } from "../support/TestServer.ts"
 import { defaults } from "../../src/Config.ts"
-import { type AsOwner, coinsOf, gasOf, ownerWithout, signed } from "./SponsorKit.ts"
+import { type AsOwner, gasOf, ownerWithout, poolFilled, signed } from "./SponsorKit.ts"
 
 const USD = CoinType.make(`0x${randomBytes(32).toString("hex")}::usd::USD`)
 
@@ -43,8 +43,7 @@ describe("the sponsor's coins", () => {
       Effect.gen(function*() {
         const client = yield* makeApiClient(yield* BaseUrl)
         const { built } = yield* builtFor(client)
-        const coins = yield* coinsOf(built.sponsor)
-        const poolCoins = coins.filter((c) => BigInt(c.balance) === BigInt(defaults.sponsorCoinMist))
+        const { coins, poolCoins } = yield* poolFilled(built.sponsor)
         assert.isAtLeast(poolCoins.length, defaults.sponsorPoolCoins - 3, "most of the pool is split-off coins (the faucet's other coins serve too)")
         const usable = coins.filter((c) => BigInt(c.balance) >= BigInt(defaults.sponsorGasBudgetMax))
         assert.isAtLeast(usable.length, defaults.sponsorPoolCoins + 1)

@@ -11,6 +11,7 @@ import type { CoinType } from "@gateway/domain/CoinType"
 import { SuiAddress } from "@gateway/domain/SuiAddress"
 import { amount } from "../support/Scenario.ts"
 import { TestLedger } from "../support/TestLedger.ts"
+import { defaults } from "../../src/Config.ts"
 import { BaseUrl } from "../support/TestServer.ts"
 
 export type AsOwner = ReturnType<typeof withOwner>
@@ -53,6 +54,23 @@ export const coinsOf = (address: string) =>
   Effect.gen(function*() {
     const ledger = yield* TestLedger
     return (yield* Effect.promise(() => ledger.client.core.listCoins({ owner: address }))).objects
+  })
+
+/** A coin split off for the sponsor's pool (the default `SPONSOR_COIN_MIST`). */
+const isPoolCoin = (c: { readonly balance: string }) => BigInt(c.balance) === BigInt(defaults.sponsorCoinMist)
+
+/**
+ * The sponsor's coins once its pool is split (`SPONSOR_POOL_COINS` less the few the faucet's own coins stand in
+ * for), waiting for it for at most 10 s: the pool is filled in the background after start.
+ */
+export const poolFilled = (sponsor: string) =>
+  Effect.gen(function*() {
+    let coins = yield* coinsOf(sponsor)
+    for (let i = 0; i < 100 && coins.filter(isPoolCoin).length < defaults.sponsorPoolCoins - 3; i++) {
+      yield* Effect.sleep("100 millis")
+      coins = yield* coinsOf(sponsor)
+    }
+    return { coins, poolCoins: coins.filter(isPoolCoin) }
   })
 
 /** An owner with no SUI and a spend account in `coinType` funded through sponsorship. */
