@@ -222,11 +222,22 @@ const CLAIMED = new Set([
   "x-http-method",
   "x-method-override",
   "x-original-url",
-  "x-rewrite-url"
+  "x-original-uri",
+  "x-original-method",
+  "x-rewrite-url",
+  "x-forwarded",
+  "front-end-https",
+  "x-url-scheme",
+  "ssl-client-cert",
+  "x-client-cert"
 ])
 
-/** Whole families a proxy sets about the caller: `X-Forwarded-*`, `Proxy-*`, Cloudflare's `CF-*`, Envoy's `X-Envoy-*`. */
-const CLAIMED_PREFIXES = ["x-forwarded-", "proxy-", "cf-", "x-envoy-"]
+/**
+ * Whole families a proxy sets about the caller: `X-Forwarded-*`, `Proxy-*`, Cloudflare's `CF-*`, Fastly's
+ * `Fastly-*`, Envoy's `X-Envoy-*`, and the TLS client-certificate headers of nginx and others (`X-SSL-*`,
+ * `X-Client-Cert-*`), which a seller could take for a verified client identity.
+ */
+const CLAIMED_PREFIXES = ["x-forwarded-", "proxy-", "cf-", "fastly-", "x-envoy-", "x-ssl-", "x-client-cert-"]
 
 const dropped = (name: string, named: ReadonlySet<string>) =>
   DROPPED.has(name) || CLAIMED.has(name) || named.has(name) || CLAIMED_PREFIXES.some((prefix) => name.startsWith(prefix))

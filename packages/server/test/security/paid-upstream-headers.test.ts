@@ -54,7 +54,17 @@ const CLAIMED = {
   "x-http-method": "DELETE",
   "x-method-override": "DELETE",
   "x-original-url": "/admin",
-  "x-rewrite-url": "/admin"
+  "x-original-uri": "/admin",
+  "x-original-method": "DELETE",
+  "x-rewrite-url": "/admin",
+  "x-forwarded": "for=10.0.0.19",
+  "fastly-ssl": "1",
+  "front-end-https": "on",
+  "x-url-scheme": "https",
+  "x-ssl-client-cert": "-----BEGIN CERTIFICATE-----",
+  "x-ssl-client-verify": "SUCCESS",
+  "ssl-client-cert": "-----BEGIN CERTIFICATE-----",
+  "x-client-cert": "-----BEGIN CERTIFICATE-----"
 }
 
 /**
