@@ -1,6 +1,6 @@
 import { assert, describe, it } from "@effect/vitest"
 import { DAY_MS, MINUTE_MS } from "../limits/Quota.ts"
-import { gasAllowances, standingOf } from "./SponsorAllowance.ts"
+import { gasAllowances, neverFits, standingOf } from "./SponsorAllowance.ts"
 
 const BUDGETS = { ownerGasPerDay: 500, newcomerGasPerDay: 25, gasPerMinute: 100, newcomerGasPerMinute: 50 }
 
@@ -27,5 +27,13 @@ describe("who is a newcomer, and which budgets a build takes from", () => {
       ["sponsor_gas_newcomers", 50, MINUTE_MS, "sponsor_newcomers_busy"],
       ["sponsor_gas_minute", 100, MINUTE_MS, "sponsor_budget"]
     ])
+  })
+
+  it("a build larger than a whole budget never fits it: the first such budget, or none", () => {
+    const newcomer = gasAllowances("0xa", "newcomer", BUDGETS)
+    assert.strictEqual(neverFits(newcomer, 25n), undefined)
+    assert.strictEqual(neverFits(newcomer, 26n)?.refusal.reason, "sponsor_newcomer_budget")
+    assert.strictEqual(neverFits(gasAllowances("0xa", "staked", BUDGETS), 101n)?.refusal.reason, "sponsor_budget")
+    assert.strictEqual(neverFits(gasAllowances("0xa", "staked", BUDGETS), 100n), undefined)
   })
 })

@@ -68,3 +68,10 @@ export const gasAllowances = (owner: string, standing: Standing, budgets: Sponso
   }
   return [day, ...newcomers, everyone]
 }
+
+/**
+ * The first budget a build of `amount` MIST could never fit, however much of it is left: such a call is refused
+ * as invalid, not told to come back after a window that cannot help it.
+ */
+export const neverFits = (allowances: ReadonlyArray<GasAllowance>, amount: bigint): GasAllowance | undefined =>
+  allowances.find((allowance) => amount > BigInt(allowance.quota.limit))

@@ -1,6 +1,6 @@
 import { Context, Effect, Layer } from "effect"
-import type { Unavailable } from "@gateway/domain/Errors"
-import { gasAllowances } from "@gateway/domain/sponsorship/SponsorAllowance"
+import { Invalid, type Unavailable } from "@gateway/domain/Errors"
+import { gasAllowances, neverFits } from "@gateway/domain/sponsorship/SponsorAllowance"
 import { AppConfig } from "../Config.ts"
 import type { Limited } from "../limits/Limited.ts"
 import { RateLimits, type Taken } from "../limits/RateLimits.ts"
@@ -13,8 +13,11 @@ import { OwnerStake } from "./OwnerStake.ts"
  * transaction did not spend is given back afterwards.
  */
 export class SponsorBudgets extends Context.Service<SponsorBudgets, {
-  /** Takes `amount` from each budget of the owner, or refuses with the first that is used up, taking nothing. */
-  take(owner: string, amount: bigint): Effect.Effect<ReadonlyArray<Taken>, Limited | Unavailable>
+  /**
+   * Takes `amount` from each budget of the owner, or refuses with the first that is used up, taking nothing;
+   * INVALID when `amount` is more than a whole budget, which no wait would help.
+   */
+  take(owner: string, amount: bigint): Effect.Effect<ReadonlyArray<Taken>, Invalid | Limited | Unavailable>
   /** Gives `amount` back to each budget a build took from (never more than it took). An outage leaves it counted as spent. */
   giveBack(taken: ReadonlyArray<Taken>, amount: bigint): Effect.Effect<void>
   /** Gives back everything a build took: it was never co-signed. */
@@ -44,8 +47,16 @@ export class SponsorBudgets extends Context.Service<SponsorBudgets, {
 
       const take = Effect.fn("SponsorBudgets.take")(function*(owner: string, amount: bigint) {
         const standing = yield* stake.standing(owner)
+        const allowances = gasAllowances(owner, standing, settings)
+        const tooLarge = neverFits(allowances, amount)
+        if (tooLarge !== undefined) {
+          return yield* new Invalid({
+            message: "The platform does not sponsor this transaction: pay gas from your own wallet",
+            reason: `gas: this call's budget of ${amount} MIST is more than the whole of its sponsorship budget (${tooLarge.refusal.reason})`
+          })
+        }
         const taken: Array<Taken> = []
-        for (const allowance of gasAllowances(owner, standing, settings)) {
+        for (const allowance of allowances) {
           const took = yield* limits.take(allowance.bucket, allowance.quota, allowance.refusal, Number(amount)).pipe(
             Effect.tapError(() => giveBackAll(taken))
           )

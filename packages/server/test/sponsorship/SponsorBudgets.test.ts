@@ -44,7 +44,7 @@ const attempt = (client: GatewayClient, owner: Ed25519Keypair, asOwner: AsOwner,
 
 describe("sponsorship budgets, counted in the store", () => {
   layer(
-    gatewayFor([], { supportedAssets: [SUI, USD], sponsorPerOwnerPerMinute: 1000, sponsorNewcomerGasPerDay: 3_000_000, upstreamAllowHosts: ["127.0.0.1:9"] }),
+    gatewayFor([], { supportedAssets: [SUI, USD], sponsorPerOwnerPerMinute: 1000, sponsorNewcomerGasPerDay: 8_000_000, upstreamAllowHosts: ["127.0.0.1:9"] }),
     { excludeTestServices: true }
   )((it) => {
     it.effect("an address with nothing at stake gets only the newcomer allowance (429 with Retry-After); a live service or a funded spend account is stake", () =>
@@ -53,6 +53,8 @@ describe("sponsorship budgets, counted in the store", () => {
         const client = yield* makeApiClient(baseUrl)
         const newcomer = yield* ownerWithout(client, USD)
         const kind = yield* fundKind(client, newcomer.asOwner)
+        // One build (about 6.3M MIST of budget) fits the 8M allowance; a second, taken before the first is released, does not.
+        yield* client.sponsorship.sponsor({ payload: { txKindBytes: kind } }).pipe(newcomer.asOwner)
         const limited = yield* failsWith(client.sponsorship.sponsor({ payload: { txKindBytes: kind } }).pipe(newcomer.asOwner), "RATE_LIMITED")
         assert.strictEqual(limited.reason, "sponsor_newcomer_budget")
         const raw = yield* Effect.promise(() =>
@@ -74,6 +76,19 @@ describe("sponsorship budgets, counted in the store", () => {
         const staked = yield* stakedOwner(client)
         const withdraw = yield* attempt(client, staked.owner, staked.asOwner, yield* withdrawKind(staked.owner.toSuiAddress(), staked.pool, USD, 1n))
         assert.deepStrictEqual(withdraw, { ok: true, status: "success" })
+      }))
+  })
+
+  layer(gatewayFor([], { supportedAssets: [SUI, USD], sponsorNewcomerGasPerDay: 3_000_000 }), { excludeTestServices: true })((it) => {
+    it.effect("a call whose budget is more than the whole newcomer allowance is INVALID, not told to come back later", () =>
+      Effect.gen(function*() {
+        const client = yield* makeApiClient(yield* BaseUrl)
+        const newcomer = yield* ownerWithout(client, USD)
+        const refused = yield* failsWith(
+          client.sponsorship.sponsor({ payload: { txKindBytes: yield* fundKind(client, newcomer.asOwner) } }).pipe(newcomer.asOwner),
+          "INVALID"
+        )
+        assert.match(refused.reason, /^gas: this call's budget of \d+ MIST is more than the whole of its sponsorship budget \(sponsor_newcomer_budget\)$/)
       }))
   })
 
