@@ -1,5 +1,5 @@
-import { request } from "node:http"
 import { Effect } from "effect"
+import { rawRequest } from "./PaidEnv.ts"
 
 export interface RawAnswer {
   readonly status: number
@@ -15,26 +15,16 @@ export const postJson = (
   url: string,
   body: unknown,
   options: { readonly localAddress?: string; readonly headers?: Readonly<Record<string, string>> } = {}
-) =>
-  Effect.callback<RawAnswer>((resume) => {
-    const text = JSON.stringify(body)
-    const sent = request(url, {
+): Effect.Effect<RawAnswer> =>
+  Effect.map(
+    rawRequest(url, {
       method: "POST",
-      ...(options.localAddress === undefined ? {} : { localAddress: options.localAddress }),
-      headers: { ...options.headers, "content-type": "application/json", "content-length": Buffer.byteLength(text) }
-    }, (response) => {
-      const chunks: Array<Buffer> = []
-      response.on("data", (chunk: Buffer) => chunks.push(chunk))
-      response.on("end", () =>
-        resume(Effect.succeed({
-          status: response.statusCode ?? 0,
-          headers: response.headers,
-          body: JSON.parse(Buffer.concat(chunks).toString("utf8")) as Record<string, unknown>
-        })))
-    })
-    sent.on("error", (error) => resume(Effect.die(error)))
-    sent.end(text)
-  })
+      headers: { ...options.headers, "content-type": "application/json" },
+      body: new TextEncoder().encode(JSON.stringify(body)),
+      ...(options.localAddress === undefined ? {} : { localAddress: options.localAddress })
+    }),
+    (answer) => ({ status: answer.status, headers: answer.headers, body: JSON.parse(answer.text) as Record<string, unknown> })
+  )
 
 /**
  * Waits, if need be, until at least `seconds` are left in the current minute: limits count in windows aligned
