@@ -42,7 +42,8 @@ export class BatchedLimits extends Context.Service<BatchedLimits, {
           const { startMs } = windowAt(quota, nowMs)
           const seen = counts.get(bucket)
           const current = seen !== undefined && seen.startMs === startMs ? seen : undefined
-          if (current === undefined && counts.size >= MAX_BUCKETS) return Effect.void
+          // Past the bound a new bucket goes uncounted; one already held only moves to its next window, so it stays counted.
+          if (seen === undefined && counts.size >= MAX_BUCKETS) return Effect.void
           const counted = current ?? { bucket, quota, startMs, pending: 0, known: 0 }
           if (counted.known + counted.pending >= quota.limit) {
             return Effect.fail(new Limited({ ...refusal, retryAfterSeconds: retryAfterSeconds(quota, nowMs) }))
