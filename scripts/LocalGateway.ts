@@ -1,13 +1,14 @@
 import { Layer, Option, Redacted, References } from "effect"
-import { LedgerJournal } from "@gateway/chain/local/LedgerJournal"
+import { LedgerJournal } from "@gateway/local-ledger/LedgerJournal"
 import { AppConfig, type AppConfigShape, defaults } from "../packages/server/src/Config.ts"
-import { layerLocalGateway } from "../packages/server/src/Server.ts"
+import { layerLocalGateway } from "../packages/server/src/localMode/LocalMode.ts"
 import * as Database from "../packages/server/src/storage/Database.ts"
 
 /** The embedded defaults of `npm start`, in memory, on an ephemeral port, checkpointing every 50 ms. */
 export const localConfig: AppConfigShape = {
   ...defaults,
   port: 0,
+  dataDir: Option.none(),
   sessionTtlMs: 3_600_000,
   ledgerCheckpointMs: 50,
   signInPerMinute: 1000,

@@ -1,9 +1,9 @@
 import { randomBytes } from "node:crypto"
 import { Console, Effect, Layer, Option, Redacted, References } from "effect"
 import { SqlClient } from "effect/sql"
-import { LedgerJournal } from "@gateway/chain/local/LedgerJournal"
+import { LedgerJournal } from "@gateway/local-ledger/LedgerJournal"
 import { AppConfig, type AppConfigShape } from "../../packages/server/src/Config.ts"
-import { layerLocalGateway } from "../../packages/server/src/Server.ts"
+import { layerLocalGateway } from "../../packages/server/src/localMode/LocalMode.ts"
 import * as Database from "../../packages/server/src/storage/Database.ts"
 
 /** The PostgreSQL the load runs against when DATABASE_URL is unset: the issue asks for PostgreSQL, not PGlite. */

@@ -2,7 +2,7 @@ import { Context, type Effect, type Option } from "effect"
 import type { ChainTransaction } from "@gateway/domain/chain/ChainTransaction"
 import type { SpendAccountPackage } from "@gateway/domain/chain/SpendAccountModule"
 import type { NotFinal, NotFound, Unavailable, UnsupportedAsset } from "@gateway/domain/Errors"
-import type * as Kinds from "./build/Kinds.ts"
+import type * as Kinds from "./transactions/Kinds.ts"
 
 /** An owner's `Pool<T>` as the chain reports it. */
 export interface PoolRef {

@@ -1,11 +1,13 @@
 import { bcs } from "@mysten/sui/bcs"
 import { Transaction } from "@mysten/sui/transactions"
-import { fromBase64 } from "@mysten/sui/utils"
+import { fromBase64, normalizeSuiAddress } from "@mysten/sui/utils"
 import { assert, describe, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { GrantKind, nonceBytes, target } from "@gateway/domain/chain/SpendAccountModule"
-import { createPolicyGrant, fundPool, pauseGrant, resumeGrant } from "../src/build/Kinds.ts"
-import { PACKAGE } from "./vectors/World.ts"
+import { createPolicyGrant, fundPool, pauseGrant, resumeGrant } from "../src/transactions/Kinds.ts"
+import { localPackage } from "../src/LocalNetwork.ts"
+
+const PACKAGE = localPackage(normalizeSuiAddress("0x5e4d"))
 
 const SENDER = `0x${"1".repeat(64)}`
 const GRANT_REF = { objectId: `0x${"2".repeat(64)}`, initialSharedVersion: 3n }

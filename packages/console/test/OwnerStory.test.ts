@@ -1,7 +1,7 @@
 import { assert, layer } from "@effect/vitest"
 import { Effect, Schema } from "effect"
 import type { Page } from "playwright-core"
-import { LocalLedger } from "@gateway/chain/local/LocalLedger"
+import { LocalLedger } from "@gateway/local-ledger/LocalLedger"
 import { makeAgent } from "@gateway/client/AgentSdk"
 import { makeApiClient, signIn, withOwner } from "@gateway/client"
 import { ConnectionManifest } from "@gateway/domain/ConnectionManifest"

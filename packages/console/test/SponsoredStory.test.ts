@@ -1,6 +1,6 @@
 import { assert, layer } from "@effect/vitest"
 import { Effect } from "effect"
-import { LocalLedger } from "@gateway/chain/local/LocalLedger"
+import { LocalLedger } from "@gateway/local-ledger/LocalLedger"
 import { Ed25519Keypair } from "@mysten/sui/keypairs/ed25519"
 import { randomBytes } from "node:crypto"
 import { paidCallEnv, SUI } from "../../server/test/support/Scenario.ts"

@@ -1,7 +1,6 @@
 import { Config, ConfigProvider, Context, Layer, Option, type Redacted, Result } from "effect"
 import { IpNetwork } from "effect/net"
-import { genesisRegistryId, localPackage } from "@gateway/chain/local/LedgerObject"
-import type { LedgerConfig } from "@gateway/chain/local/LocalLedger"
+import { genesisRegistryId, LOCAL_ORIGINAL_ID, localPackage } from "@gateway/chain/LocalNetwork"
 import type { SpendAccountPackage } from "@gateway/domain/chain/SpendAccountModule"
 import { SuiAddress } from "@gateway/domain/SuiAddress"
 
@@ -12,7 +11,7 @@ export interface AppConfigShape {
   /** Base URL the gateway is reached at; resourceUrls and manifests are built on it. */
   readonly publicUrl: Option.Option<string>
   readonly databaseUrl: Option.Option<Redacted.Redacted>
-  /** Where PGlite keeps its files; in memory when unset. */
+  /** Where PGlite keeps its files; in memory when none. */
   readonly dataDir: Option.Option<string>
   readonly internalHopSecret: Option.Option<Redacted.Redacted>
   readonly internalHopWindowMs: number
@@ -25,6 +24,8 @@ export interface AppConfigShape {
   readonly spendAccountPackage: SpendAccountPackage
   /** LocalLedger makes a checkpoint this often (ms); 0 means only when asked. */
   readonly ledgerCheckpointMs: number
+  /** The reference gas price (MIST per unit) LocalLedger announces and charges at. */
+  readonly ledgerReferenceGasPrice: number
   /** Coin types sellers may price services in. */
   readonly supportedAssets: ReadonlyArray<string>
   /** How long an agent has to pay a 402 challenge. */
@@ -91,9 +92,6 @@ export interface AppConfigShape {
   readonly mcpSessionIdleMs: number
 }
 
-/** LocalLedger's package id: any fixed address serves, since it publishes nothing. */
-const LOCAL_ORIGINAL_ID = "0x5e4d000000000000000000000000000000000000000000000000000000000001"
-
 /** The package LocalLedger serves: never upgraded, its Registry the one the ledger creates at genesis. */
 export const LOCAL_PACKAGE: SpendAccountPackage = localPackage(LOCAL_ORIGINAL_ID)
 
@@ -103,7 +101,7 @@ export const defaults: AppConfigShape = {
   port: 8787,
   publicUrl: Option.none(),
   databaseUrl: Option.none(),
-  dataDir: Option.none(),
+  dataDir: Option.some("./data"),
   internalHopSecret: Option.none(),
   internalHopWindowMs: 60_000,
   sessionTtlMs: 12 * 60 * 60 * 1000,
@@ -112,6 +110,7 @@ export const defaults: AppConfigShape = {
   pendingGrantTtlMs: 24 * 60 * 60 * 1000,
   spendAccountPackage: LOCAL_PACKAGE,
   ledgerCheckpointMs: 250,
+  ledgerReferenceGasPrice: 1000,
   supportedAssets: ["0x2::sui::SUI"],
   paymentChallengeSeconds: 300,
   paymentChallengesPerMinute: 600,
@@ -234,13 +233,14 @@ export class AppConfig extends Context.Service<AppConfig, AppConfigShape>()("@ga
     port: Config.Port("PORT").pipe(Config.withDefault(defaults.port)),
     publicUrl: Config.option(Config.String("PUBLIC_URL")),
     databaseUrl: Config.option(Config.Redacted("DATABASE_URL")),
-    dataDir: Config.option(Config.String("DATA_DIR")),
+    dataDir: Config.String("DATA_DIR").pipe(Config.map(Option.some), Config.withDefault(defaults.dataDir)),
     internalHopSecret: Config.option(Config.Redacted("INTERNAL_HOP_SECRET")),
     internalHopWindowMs: int("INTERNAL_HOP_WINDOW_MS", defaults.internalHopWindowMs),
     sessionTtlMs: int("SESSION_TTL_MS", defaults.sessionTtlMs),
     challengeTtlMs: int("CHALLENGE_TTL_MS", defaults.challengeTtlMs),
     pendingGrantTtlMs: int("PENDING_GRANT_TTL_MS", defaults.pendingGrantTtlMs),
     ledgerCheckpointMs: int("LEDGER_CHECKPOINT_MS", defaults.ledgerCheckpointMs),
+    ledgerReferenceGasPrice: int("LEDGER_REFERENCE_GAS_PRICE", defaults.ledgerReferenceGasPrice),
     supportedAssets: list("SUPPORTED_ASSETS", defaults.supportedAssets),
     paymentChallengeSeconds: int("PAYMENT_CHALLENGE_SECONDS", defaults.paymentChallengeSeconds),
     paymentChallengesPerMinute: int("PAYMENT_CHALLENGES_PER_MINUTE", defaults.paymentChallengesPerMinute),
@@ -276,12 +276,4 @@ export class AppConfig extends Context.Service<AppConfig, AppConfigShape>()("@ga
   }).pipe(Config.map(({ chain, ...config }) => ({ ...config, ...chain })))
 
   static readonly layer = (config: AppConfigShape) => Layer.succeed(AppConfig, AppConfig.of(config))
-
-  /** The LocalLedger these settings describe. */
-  static readonly ledgerConfig = (config: AppConfigShape): LedgerConfig => ({
-    pkg: config.spendAccountPackage,
-    network: config.network,
-    checkpointIntervalMs: config.ledgerCheckpointMs,
-    referenceGasPrice: 1000n
-  })
 }

@@ -2,13 +2,6 @@ import { NodeHttpServer } from "@effect/platform-node"
 import { ByteSize, Effect, identity, Layer } from "effect"
 import { HttpIncomingMessage, HttpMiddleware, HttpRouter } from "effect/http"
 import { SqlClient } from "effect/sql"
-import type { ClientWithCoreApi } from "@mysten/sui/client"
-import { SuiGrpcClient } from "@mysten/sui/grpc"
-import { Faucet } from "@gateway/chain/local/Faucet"
-import { GrpcFront } from "@gateway/chain/local/grpc/GrpcFront"
-import type { LedgerJournal } from "@gateway/chain/local/LedgerJournal"
-import { LocalLedger } from "@gateway/chain/local/LocalLedger"
-import { localTransport } from "@gateway/chain/local/grpc/LocalTransport"
 import * as SuiChain from "@gateway/chain/sui/SuiChain"
 import { AppConfig } from "./Config.ts"
 import { createGatewayServer } from "./http/GatewayNodeServer.ts"
@@ -37,6 +30,7 @@ import { Sponsorship } from "./sponsorship/Sponsorship.ts"
 import { UpstreamForwarder } from "./upstream/UpstreamForwarder.ts"
 import { withRequestId } from "./observability/Logging.ts"
 import { layerMigrations } from "./storage/Migrations.ts"
+import { SuiNode } from "./sui/SuiNode.ts"
 
 /** Request bodies above this are refused with INVALID before any handler runs. */
 export const MAX_BODY = ByteSize.kibibytes(64)
@@ -83,54 +77,22 @@ const serve = <R>(chainRoutes: Layer.Layer<never, never, R>) =>
     // Provided once, here: the catalog (inside Services) fills and invalidates it, the Node server answers from it.
   ).pipe(Layer.provide(ServiceReadCache.layer))
 
-/** The `Chain` the whole gateway reads, over any client with Sui's core API. */
-const layerChain = (client: ClientWithCoreApi) =>
-  Layer.unwrap(
-    AppConfig.useSync((config) =>
-      SuiChain.layer({ client, network: config.network, pkg: config.spendAccountPackage, assets: config.supportedAssets })
-    )
-  )
-
-/**
- * The gateway on the embedded chain: the HTTP app on a Node server at the
- * configured host and port, LocalLedger's gRPC-web front at `/sui` and its
- * faucet beside it, over a migrated store and a LocalLedger given from
- * outside, so `main.ts` and the tests compose the same server and differ only
- * in those. The gateway itself reads the ledger as any wallet does, through a
- * `SuiGrpcClient`, on a transport that reaches the same service
- * implementations without a socket. The `Chain` is exposed too, for tests
- * that build kinds as the gateway does.
- */
-export const layerServer = serve(Layer.mergeAll(GrpcFront, Faucet)).pipe(
-  Layer.provideMerge(
-    Layer.unwrap(
-      Effect.gen(function*() {
-        const config = yield* AppConfig
-        const transport = yield* localTransport
-        return layerChain(new SuiGrpcClient({ network: config.network, transport }))
-      })
-    )
-  )
+/** The `Chain` the whole gateway reads, over the gateway's node. */
+const layerChain = Layer.unwrap(
+  Effect.gen(function*() {
+    const config = yield* AppConfig
+    const client = yield* SuiNode
+    return SuiChain.layer({ client, network: config.network, pkg: config.spendAccountPackage, assets: config.supportedAssets })
+  })
 )
 
-/** The gateway on a live Sui network through a full node's gRPC API (`SUI_GRPC_URL`); no `/sui` is served. */
-export const layerServerLive = (grpcUrl: string) =>
-  serve(Layer.empty).pipe(
-    Layer.provide(Layer.unwrap(AppConfig.useSync((config) => layerChain(new SuiGrpcClient({ network: config.network, baseUrl: grpcUrl })))))
-  )
-
 /**
- * The one composition root of the gateway on LocalLedger: the server, the
- * ledger as configured, over a migrated store, exposing the ledger and the
- * store. `main.ts` runs it with the store's own journal; tests and scripts
- * with a journal in memory and their own store and configuration.
+ * The gateway over whatever node is given (`SuiNode`): the HTTP app on a Node
+ * server at the configured host and port, with `chainRoutes` beside it (local
+ * mode serves its ledger's gRPC-web front and faucet there). The `Chain` is
+ * exposed too, for tests that build kinds as the gateway does.
  */
-export const layerLocalGateway = <E, R, E2, R2>(
-  store: Layer.Layer<SqlClient.SqlClient, E, R>,
-  journal: Layer.Layer<LedgerJournal, E2, R2>
-) =>
-  layerServer.pipe(
-    Layer.provideMerge(Layer.unwrap(AppConfig.useSync((config) => LocalLedger.layer(AppConfig.ledgerConfig(config))))),
-    Layer.provide(journal),
-    Layer.provideMerge(layerStore(store))
-  )
+export const layerGateway = <R>(chainRoutes: Layer.Layer<never, never, R>) => serve(chainRoutes).pipe(Layer.provideMerge(layerChain))
+
+/** The gateway on a Sui full node's gRPC API (`SUI_GRPC_URL`): a live network, or a local ledger run on its own. */
+export const layerServerLive = (grpcUrl: string) => layerGateway(Layer.empty).pipe(Layer.provideMerge(SuiNode.layerRemote(grpcUrl)))

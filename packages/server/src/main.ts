@@ -1,21 +1,15 @@
 import { NodeRuntime } from "@effect/platform-node"
 import { Effect, Layer, Option } from "effect"
 import { AppConfig } from "./Config.ts"
-import { LedgerJournalSql } from "./storage/LedgerJournalRepo.ts"
+import { LedgerJournalSql } from "./localMode/LedgerJournalSql.ts"
+import { layerLocalGateway } from "./localMode/LocalMode.ts"
 import { layerLogging } from "./observability/Logging.ts"
-import { layerLocalGateway, layerServerLive, layerStore } from "./Server.ts"
+import { layerServerLive, layerStore } from "./Server.ts"
 import * as Database from "./storage/Database.ts"
 import { layerLedgerWriterLock } from "./storage/LedgerWriterLock.ts"
 
-/**
- * `npm start`: the whole gateway on the embedded defaults (PGlite kept in
- * ./data, LocalLedger), or on PostgreSQL when DATABASE_URL is set.
- */
-const ConfigLive = Layer.effect(
-  AppConfig,
-  Effect.map(AppConfig.fromEnv, (config) =>
-    AppConfig.of({ ...config, dataDir: Option.orElse(config.dataDir, () => Option.some("./data")) }))
-)
+/** `npm start`: the whole gateway on the embedded defaults (PGlite kept in ./data, LocalLedger), or on PostgreSQL when DATABASE_URL is set. */
+const ConfigLive = Layer.effect(AppConfig, Effect.map(AppConfig.fromEnv, AppConfig.of))
 
 /**
  * LocalLedger journaled in the store by default; on PostgreSQL, replicas share

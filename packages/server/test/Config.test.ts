@@ -1,6 +1,6 @@
 import { assert, describe, it } from "@effect/vitest"
 import { ConfigProvider, Effect, Exit, Option } from "effect"
-import { genesisRegistryId } from "@gateway/chain/local/LedgerObject"
+import { genesisRegistryId } from "@gateway/chain/LocalNetwork"
 import { AppConfig, defaults, LOCAL_PACKAGE } from "../src/Config.ts"
 
 const parse = (env: Record<string, string>) => AppConfig.fromEnv.parse(ConfigProvider.fromEnv({ env }))

@@ -10,7 +10,7 @@
 /// The TypeScript description in
 /// `packages/domain/src/chain/SpendAccountModule.ts` mirrors this file
 /// (function names, argument order, event field order, abort codes and the
-/// order in which checks are made), and `packages/chain/src/local/execute/SpendAccountEntries.ts`
+/// order in which checks are made), and `packages/local-ledger/src/execute/SpendAccountEntries.ts`
 /// executes it check by check, citing the lines below. Change all together.
 module spend_account::spend_account;
 

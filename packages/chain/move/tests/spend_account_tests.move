@@ -27,7 +27,7 @@ const EXPIRY_MS: u64 = 10_000;
 
 /// A deadline no test's clock reaches, for the tests that are not about deadlines.
 const NO_DEADLINE: u64 = 18_446_744_073_709_551_615;
-/// The nonce and deadline of the grant the vectors create (`packages/chain/test/vectors/Vectors.ts`).
+/// The nonce and deadline of the grant the vectors create (`packages/local-ledger/test/vectors/Vectors.ts`).
 const NONCE: vector<u8> = b"g_0001";
 const DEADLINE_MS: u64 = 5_000;
 const U64_MAX: u64 = 18_446_744_073_709_551_615;
@@ -974,7 +974,7 @@ fun pay_checks_session_cap_before_balance() {
 
 // === Vectors ===
 //
-// One test for each row of `packages/chain/test/vectors/Vectors.ts` not
+// One test for each row of `packages/local-ledger/test/vectors/Vectors.ts` not
 // already covered above under the same name; the executor runs the same rows.
 
 #[test, expected_failure(abort_code = sui::derived_object::EObjectAlreadyExists)]

@@ -1,20 +1,18 @@
 import { Clock, Duration, Effect, Option, Schedule, Semaphore } from "effect"
 import type { Keypair } from "@mysten/sui/cryptography"
 import { Transaction } from "@mysten/sui/transactions"
-import { FAUCET_AMOUNT } from "@gateway/chain/local/Faucet"
-import { LocalLedger } from "@gateway/chain/local/LocalLedger"
-import { SUI_COIN_TYPE } from "@gateway/domain/chain/SpendAccountModule"
 import { buildCoins, type PoolPlan, type PoolShape, planPool, runsLow } from "@gateway/domain/sponsorship/CoinPoolPlan"
 import { budgetFromSimulation } from "@gateway/domain/sponsorship/GasBudget"
 import { AppConfig } from "../Config.ts"
 import { ReservationRepo } from "./ReservationRepo.ts"
+import { SponsorFaucet } from "./SponsorFaucet.ts"
 import { SponsorNode } from "./SponsorNode.ts"
 
 /** How often every replica tries for a maintenance round; only the one that wins the leader's lock does it. */
 const ROUND_INTERVAL = Duration.seconds(30)
 
-/** Local mode keeps its sponsor funded with at least this much from the faucet (as before: four faucet coins). */
-const LOCAL_FUNDING = 4n * FAUCET_AMOUNT
+/** With a faucet (local mode) the sponsor is kept funded with at least this many of its gifts. */
+const FAUCET_GIFTS = 4n
 
 /** A maintenance transaction may budget this many times a sponsored one: splitting many coins stores many objects. */
 const MAINTENANCE_BUDGET_FACTOR = 10n
@@ -50,7 +48,7 @@ export const makeCoinPool = (sponsorKey: Keypair) =>
     const config = yield* AppConfig
     const node = yield* SponsorNode
     const repo = yield* ReservationRepo
-    const ledger = yield* Effect.serviceOption(LocalLedger)
+    const faucet = yield* Effect.serviceOption(SponsorFaucet)
     const scope = yield* Effect.scope
     const sponsor = sponsorKey.toSuiAddress()
     const gasBudgetMax = BigInt(config.sponsorGasBudgetMax)
@@ -136,9 +134,10 @@ export const makeCoinPool = (sponsorKey: Keypair) =>
       })
 
     // Local mode funds its own sponsor from the faucet, as a developer would: a restart finds the funds already there.
-    if (Option.isSome(ledger) && Option.isNone(config.suiGrpcUrl)) {
+    if (Option.isSome(faucet)) {
+      const { amount, give } = faucet.value
       const held = (yield* Effect.orDie(node.coins(sponsor))).reduce((sum, c) => sum + c.balance, 0n)
-      for (let funded = held; funded < LOCAL_FUNDING; funded += FAUCET_AMOUNT) yield* Effect.orDie(ledger.value.mint(sponsor, SUI_COIN_TYPE, FAUCET_AMOUNT))
+      for (let funded = held; funded < FAUCET_GIFTS * amount; funded += amount) yield* give(sponsor)
     }
     // Filled in the background, so a start never waits on the chain; a build that finds no coin runs a round itself.
     const fill = Effect.gen(function*() {

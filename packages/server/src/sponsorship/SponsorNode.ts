@@ -1,15 +1,13 @@
-import { Context, Data, Effect, Layer, Option } from "effect"
-import { RpcError, SuiGrpcClient } from "@mysten/sui/grpc"
+import { Context, Data, Effect, Layer } from "effect"
+import { RpcError } from "@mysten/sui/grpc"
 import { normalizeSuiAddress } from "@mysten/sui/utils"
 import type { SuiClientTypes } from "@mysten/sui/client"
-import { localTransport } from "@gateway/chain/local/grpc/LocalTransport"
-import { LocalLedger } from "@gateway/chain/local/LocalLedger"
 import { describeExecutionError } from "@gateway/chain/sui/ExecutionErrorText"
 import { SUI_COIN_TYPE } from "@gateway/domain/chain/SpendAccountModule"
 import { Unavailable } from "@gateway/domain/Errors"
 import type { PoolCoin } from "@gateway/domain/sponsorship/CoinPoolPlan"
 import type { GasUsed } from "@gateway/domain/sponsorship/GasBudget"
-import { AppConfig } from "../Config.ts"
+import { SuiNode } from "../sui/SuiNode.ts"
 
 /** What a simulation says the transaction would do: succeed at this cost, or fail (an abort, or refused before execution). */
 export type Simulation =
@@ -43,9 +41,8 @@ const gasOf = (effects: SuiClientTypes.TransactionEffects): GasUsed => ({
 })
 
 /**
- * The chain as the sponsor reads and writes it, through a gRPC client on the
- * configured node, or on LocalLedger in process (as a wallet would): the
- * epoch and its reference gas price, simulations, the sponsor's coins, whose
+ * The chain as the sponsor reads and writes it, through the gateway's node
+ * (`SuiNode`): the epoch and its reference gas price, simulations, the sponsor's coins, whose
  * objects a call takes, and execution.
  */
 export class SponsorNode extends Context.Service<SponsorNode, {
@@ -59,17 +56,7 @@ export class SponsorNode extends Context.Service<SponsorNode, {
   static readonly layer = Layer.effect(
     SponsorNode,
     Effect.gen(function*() {
-      const config = yield* AppConfig
-      const ledger = yield* Effect.serviceOption(LocalLedger)
-      const client: SuiGrpcClient = yield* Option.match(config.suiGrpcUrl, {
-        onSome: (baseUrl) => Effect.succeed(new SuiGrpcClient({ network: config.network, baseUrl })),
-        onNone: () =>
-          Option.match(ledger, {
-            onNone: () => Effect.die(new Error("local mode without a LocalLedger")),
-            onSome: (l) =>
-              Effect.map(localTransport.pipe(Effect.provideService(LocalLedger, l)), (transport) => new SuiGrpcClient({ network: config.network, transport }))
-          })
-      })
+      const client = yield* SuiNode
       const chain = <A>(run: () => Promise<A>) => Effect.tryPromise({ try: run, catch: chainDown })
 
       const epoch = chain(() => client.ledgerService.getEpoch({ readMask: { paths: ["epoch", "reference_gas_price"] } }).response).pipe(

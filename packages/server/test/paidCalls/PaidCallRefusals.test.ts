@@ -1,7 +1,7 @@
 import { Ed25519Keypair } from "@mysten/sui/keypairs/ed25519"
 import { assert, describe, layer } from "@effect/vitest"
 import { Effect } from "effect"
-import * as Kinds from "@gateway/chain/build/Kinds"
+import * as Kinds from "@gateway/chain/transactions/Kinds"
 import { makeApiClient } from "@gateway/client"
 import { makeAgent } from "@gateway/client/AgentSdk"
 import { Events, poolIdOf } from "@gateway/domain/chain/SpendAccountModule"

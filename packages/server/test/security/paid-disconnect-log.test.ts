@@ -1,7 +1,7 @@
 import { connect } from "node:net"
 import { assert, describe, layer } from "@effect/vitest"
 import { Effect, Layer } from "effect"
-import { LocalLedger } from "@gateway/chain/local/LocalLedger"
+import { LocalLedger } from "@gateway/local-ledger/LocalLedger"
 import { FetchLayer } from "@gateway/client"
 import { challengeOf, credential, pay, refs } from "../support/PayByHand.ts"
 import { HeldUpstream } from "../support/HeldUpstream.ts"

@@ -8,6 +8,7 @@ import { AppConfig } from "../../src/Config.ts"
 import { CatalogRepo } from "../../src/catalog/CatalogRepo.ts"
 import { RateLimits } from "../../src/limits/RateLimits.ts"
 import { layerStore } from "../../src/Server.ts"
+import { SuiNode } from "../../src/sui/SuiNode.ts"
 import { Sponsorship } from "../../src/sponsorship/Sponsorship.ts"
 import { GatewayKeyRepo } from "../../src/storage/GatewayKeyRepo.ts"
 import { failsWith } from "../support/Assertions.ts"
@@ -24,7 +25,7 @@ const LiveWithoutKey = Sponsorship.layer.pipe(
     pkg: testConfig.spendAccountPackage,
     assets: testConfig.supportedAssets
   })),
-  Layer.provide(layerStore(TestStore)),
+  Layer.provide(Layer.mergeAll(layerStore(TestStore), SuiNode.layerRemote(DEAD_NODE))),
   Layer.provide(AppConfig.layer({ ...testConfig, suiGrpcUrl: Option.some(DEAD_NODE) }))
 )
 

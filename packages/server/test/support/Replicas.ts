@@ -1,9 +1,10 @@
 import { Context, Layer, Option, References } from "effect"
 import { HttpServer } from "effect/http"
-import { LedgerJournal } from "@gateway/chain/local/LedgerJournal"
-import { LocalLedger } from "@gateway/chain/local/LocalLedger"
+import { LedgerJournal } from "@gateway/local-ledger/LedgerJournal"
+import { LocalLedger } from "@gateway/local-ledger/LocalLedger"
 import { AppConfig, type AppConfigShape } from "../../src/Config.ts"
-import { layerServer, layerStore } from "../../src/Server.ts"
+import { layerLocalServer, ledgerConfig } from "../../src/localMode/LocalMode.ts"
+import { layerStore } from "../../src/Server.ts"
 import { TestStore } from "./TestServer.ts"
 
 /** Where each of two replicas listens. */
@@ -12,7 +13,7 @@ export class ReplicaB extends Context.Service<ReplicaB, string>()("test/ReplicaB
 
 const replica = <I>(tag: Context.Key<I, string>, config: AppConfigShape) =>
   Layer.effect(tag, HttpServer.HttpServer.useSync((server) => HttpServer.formatAddress(server.address))).pipe(
-    Layer.provide(Layer.fresh(layerServer).pipe(Layer.provide(AppConfig.layer(config))))
+    Layer.provide(Layer.fresh(layerLocalServer).pipe(Layer.provide(AppConfig.layer(config))))
   )
 
 /**
@@ -25,7 +26,7 @@ export const layerReplicas = (config: AppConfigShape) => {
   const replicaB = Layer.unwrap(ReplicaA.useSync((a) => replica(ReplicaB, { ...config, publicUrl: Option.some(a) })))
   return replicaB.pipe(
     Layer.provideMerge(replica(ReplicaA, config)),
-    Layer.provideMerge(LocalLedger.layer(AppConfig.ledgerConfig(config))),
+    Layer.provideMerge(LocalLedger.layer(ledgerConfig(config))),
     Layer.provide(LedgerJournal.layerMemory),
     Layer.provideMerge(layerStore(TestStore)),
     Layer.provide(AppConfig.layer(config)),

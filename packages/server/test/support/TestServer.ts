@@ -4,9 +4,9 @@ import { Duplex } from "node:stream"
 import { Config, Context, Effect, Layer, Option, Redacted, References } from "effect"
 import { HttpServer } from "effect/http"
 import { SqlClient } from "effect/sql"
-import { LedgerJournal } from "@gateway/chain/local/LedgerJournal"
+import { LedgerJournal } from "@gateway/local-ledger/LedgerJournal"
 import { AppConfig, type AppConfigShape, defaults } from "../../src/Config.ts"
-import { layerLocalGateway } from "../../src/Server.ts"
+import { layerLocalGateway } from "../../src/localMode/LocalMode.ts"
 import * as Database from "../../src/storage/Database.ts"
 import { pgliteConnection } from "../../src/storage/PgliteConnection.ts"
 import { openPglite } from "../../src/storage/PgliteTemplate.ts"
@@ -20,6 +20,7 @@ export const INTERNAL_SECRET = "test-internal-hop-secret"
 export const testConfig: AppConfigShape = {
   ...defaults,
   port: 0,
+  dataDir: Option.none(),
   internalHopSecret: Option.some(Redacted.make(INTERNAL_SECRET)),
   sessionTtlMs: 60 * 60 * 1000,
   ledgerCheckpointMs: 0,

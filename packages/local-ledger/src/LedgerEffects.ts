@@ -1,0 +1,113 @@
+import { bcs, TypeTagSerializer } from "@mysten/sui/bcs"
+import type { ChainEvent } from "@gateway/domain/chain/ChainTransaction"
+import { MODULE } from "@gateway/domain/chain/SpendAccountModule"
+import { decodeBase64 } from "@gateway/chain/Base64"
+import { addressBytes } from "./AddressBytes.ts"
+import type { Execution } from "./Execution.ts"
+import { type LedgerObject, ownerBcs } from "./LedgerObject.ts"
+import { suiDigest } from "./SuiDigest.ts"
+
+/** Sui's `Event` and `TransactionEvents`, which the SDK's `bcs` does not export. */
+const EventBcs = bcs.struct("Event", {
+  packageId: bcs.Address,
+  transactionModule: bcs.string(),
+  sender: bcs.Address,
+  type: bcs.StructTag,
+  contents: bcs.byteVector()
+})
+const TransactionEventsBcs = bcs.struct("TransactionEvents", { data: bcs.vector(EventBcs) })
+
+/** One balance change as a full node reports it: a coin owner's net change of one coin type. */
+export interface BalanceChange {
+  readonly address: string
+  readonly coinType: string
+  readonly amount: bigint
+}
+
+/** A transaction's events as Sui serializes them, with their digest; none when nothing was emitted. */
+export interface EventsRecord {
+  readonly bcs: Uint8Array
+  readonly digest: string
+}
+
+/** A struct type as BCS's `StructTag` takes it. */
+const structTagOf = (type: string) => {
+  const tag = TypeTagSerializer.parseFromStr(type, true)
+  if (!("struct" in tag)) throw new Error(`event type ${type} is not a struct`)
+  return tag.struct
+}
+
+/** The events as emitted by a call into `spend_account` at `publishedAt` (Sui names the calling package and module). */
+export const eventsRecord = (events: ReadonlyArray<ChainEvent>, publishedAt: string): EventsRecord | undefined => {
+  if (events.length === 0) return undefined
+  const bytes = TransactionEventsBcs.serialize({
+    data: events.map((event) => ({
+      packageId: addressBytes(publishedAt),
+      transactionModule: MODULE,
+      sender: addressBytes(event.sender),
+      type: structTagOf(event.type),
+      contents: decodeBase64(event.bcs)
+    }))
+  }).toBytes()
+  return { bcs: bytes, digest: suiDigest("TransactionEvents", bytes) }
+}
+
+/**
+ * The execution as Sui's `TransactionEffectsV2`: every changed object with
+ * its input and output state, the shared inputs only read, gas, the events'
+ * digest, at epoch 0 with no dependencies tracked.
+ */
+export const effectsBcs = (input: {
+  readonly digest: string
+  readonly execution: Execution
+  readonly eventsDigest: string | undefined
+}): Uint8Array => {
+  const { execution } = input
+  const changed = [...execution.changes].sort((a, b) => a.id.localeCompare(b.id))
+  const gasIndex = changed.findIndex((change) => change.id === execution.gasObjectId)
+  return bcs.TransactionEffects.serialize({
+    V2: {
+      status: execution.status,
+      executedEpoch: 0n,
+      gasUsed: execution.gasUsed,
+      transactionDigest: input.digest,
+      gasObjectIndex: gasIndex < 0 ? null : gasIndex,
+      eventsDigest: input.eventsDigest ?? null,
+      dependencies: [],
+      lamportVersion: execution.lamportVersion,
+      changedObjects: changed.map((change) => [
+        addressBytes(change.id),
+        {
+          inputState: change.before === undefined
+            ? { NotExist: true }
+            : { Exist: [[change.before.version, change.before.digest], ownerBcs(change.before.owner)] },
+          outputState: change.after === undefined ? { NotExist: true } : { ObjectWrite: [change.after.digest, ownerBcs(change.after.owner)] },
+          idOperation: change.before === undefined ? { Created: true } : change.after === undefined ? { Deleted: true } : { None: true }
+        }
+      ]),
+      unchangedConsensusObjects: execution.unchangedShared.map((object) => [addressBytes(object.id), { ReadOnlyRoot: [object.version, object.digest] }]),
+      auxDataDigest: null
+    }
+  }).toBytes()
+}
+
+const coinOf = (object: LedgerObject | undefined) =>
+  object !== undefined && object.data._tag === "Coin" && object.owner._tag === "Address"
+    ? { address: object.owner.address, coinType: object.data.coinType, balance: object.data.balance }
+    : undefined
+
+/** Net change per (owner, coin type) of the address-owned coins the transaction changed, zeros left out, in a stable order. */
+export const balanceChanges = (execution: Execution): ReadonlyArray<BalanceChange> => {
+  const net = new Map<string, BalanceChange>()
+  const add = (coin: ReturnType<typeof coinOf>, sign: bigint) => {
+    if (coin === undefined) return
+    const key = `${coin.address}|${coin.coinType}`
+    const amount = (net.get(key)?.amount ?? 0n) + sign * coin.balance
+    net.set(key, { address: coin.address, coinType: coin.coinType, amount })
+  }
+  for (const change of execution.changes) {
+    add(coinOf(change.before), -1n)
+    add(coinOf(change.after), 1n)
+  }
+  return [...net.entries()].sort(([a], [b]) => a.localeCompare(b)).flatMap(([, change]) => (change.amount === 0n ? [] : [change]))
+}

@@ -1,0 +1,42 @@
+import { Context, Effect, Layer, Ref, Schema } from "effect"
+import type { Unavailable } from "@gateway/domain/Errors"
+
+/**
+ * Everything that changed the ledger, in order; replaying it rebuilds the same
+ * state. Only committed transactions are journaled, each with the digest and
+ * status it had, which a replay must reproduce; a checkpoint names the digests
+ * it made final (entries written before it did finalize all pending).
+ */
+export const JournalEntry = Schema.Union([
+  Schema.TaggedStruct("Execute", {
+    txBytes: Schema.String,
+    signatures: Schema.Array(Schema.String),
+    atMs: Schema.Number,
+    digest: Schema.optionalKey(Schema.String),
+    status: Schema.optionalKey(Schema.Literals(["success", "failure"]))
+  }),
+  Schema.TaggedStruct("Mint", { recipient: Schema.String, coinType: Schema.String, amount: Schema.String, atMs: Schema.Number }),
+  Schema.TaggedStruct("Checkpoint", { atMs: Schema.Number, digests: Schema.optionalKey(Schema.Array(Schema.String)) })
+])
+export type JournalEntry = typeof JournalEntry.Type
+
+/**
+ * Where LocalLedger keeps its journal: in memory by default, the SQL store
+ * under `npm start`. A store that cannot be read or written is the chain
+ * being unavailable.
+ */
+export class LedgerJournal extends Context.Service<LedgerJournal, {
+  readonly load: Effect.Effect<ReadonlyArray<JournalEntry>, Unavailable>
+  append(entry: JournalEntry): Effect.Effect<void, Unavailable>
+}>()("@gateway/local-ledger/LedgerJournal") {
+  static readonly layerMemory = Layer.effect(
+    LedgerJournal,
+    Effect.gen(function*() {
+      const entries = yield* Ref.make<ReadonlyArray<JournalEntry>>([])
+      return LedgerJournal.of({
+        load: Ref.get(entries),
+        append: (entry) => Ref.update(entries, (all) => [...all, entry])
+      })
+    })
+  )
+}

@@ -1,0 +1,409 @@
+import { bcs } from "@mysten/sui/bcs"
+import { TransactionDataBuilder } from "@mysten/sui/transactions"
+import { normalizeSuiAddress, toBase58 } from "@mysten/sui/utils"
+import { blake2b } from "@noble/hashes/blake2.js"
+import { Clock, Context, Effect, Layer, PubSub, Schema, Semaphore, Stream } from "effect"
+import type { ChainEvent } from "@gateway/domain/chain/ChainTransaction"
+import { normalizeCoinType, type SpendAccountPackage, SUI_COIN_TYPE } from "@gateway/domain/chain/SpendAccountModule"
+import { Unavailable } from "@gateway/domain/Errors"
+import { decodeBase64 } from "@gateway/chain/Base64"
+import { Rejection } from "./execute/Admission.ts"
+import type { Execution, ObjectReader } from "./Execution.ts"
+import { execute } from "./Executor.ts"
+import { type IncludedTransaction, type LedgerCheckpoint, makeCheckpoint } from "./LedgerCheckpoint.ts"
+import { type BalanceChange, balanceChanges, effectsBcs, type EventsRecord, eventsRecord } from "./LedgerEffects.ts"
+import { deriveObjectId } from "@gateway/chain/ObjectIds"
+import { genesisObjects, type LedgerObject, withVersion } from "./LedgerObject.ts"
+import { type JournalEntry, LedgerJournal } from "./LedgerJournal.ts"
+import { LedgerObjects } from "./LedgerObjects.ts"
+import { signedBy } from "./SignatureCheck.ts"
+import { suiDigest } from "./SuiDigest.ts"
+
+/** A transaction the ledger refused before executing it (bad signature, stale object, too little gas). */
+export class LedgerRejected extends Schema.TaggedError<LedgerRejected>()("LedgerRejected", { reason: Schema.String }) {}
+
+export interface LedgerConfig {
+  /** Where `spend_account` is published on this ledger, and its Registry (created at genesis). */
+  readonly pkg: SpendAccountPackage
+  readonly network: string
+  /** Checkpoint every this many ms of the Effect clock; 0 means only on `checkpoint`. */
+  readonly checkpointIntervalMs: number
+  readonly referenceGasPrice: bigint
+}
+
+export interface Faults {
+  readonly unavailable: boolean
+  readonly delayMs: number
+  readonly neverFinal: boolean
+  readonly dropAfterExecute: boolean
+}
+
+export type TransactionData = ReturnType<typeof bcs.TransactionData.parse>
+type GasData = TransactionData["V1"]["gasData"]
+export type ObjectRef = GasData["payment"][number]
+type TransactionDataInput = Extract<Parameters<typeof bcs.TransactionData.serialize>[0], { V1: unknown }>["V1"]
+
+/**
+ * One executed (or simulated) transaction with everything a full node
+ * answers about it: the signed data, the execution, its effects and events as
+ * Sui serializes them, the balance changes, and when a checkpoint made it final.
+ */
+export interface LedgerTransaction {
+  readonly digest: string
+  readonly data: TransactionData
+  /** `TransactionData` BCS, as signed. */
+  readonly bcs: Uint8Array
+  /** Each signature's serialized bytes (flag, signature, public key). */
+  readonly signatures: ReadonlyArray<Uint8Array>
+  readonly execution: Execution
+  readonly status: "success" | "failure"
+  /** A readable account of a failure, as Sui words its status. */
+  readonly error: string | null
+  readonly events: ReadonlyArray<ChainEvent>
+  /** `TransactionEffects` BCS and its digest. */
+  readonly effects: Uint8Array
+  readonly effectsDigest: string
+  readonly eventsRecord: EventsRecord | undefined
+  readonly balanceChanges: ReadonlyArray<BalanceChange>
+  readonly timestampMs: bigint
+  readonly checkpoint: bigint | null
+}
+
+/** A transaction to simulate: its gas may be left for the ledger to choose, as a full node does. */
+export interface SimulationRequest {
+  readonly sender: string
+  readonly kind: TransactionDataInput["kind"]
+  readonly expiration: TransactionDataInput["expiration"]
+  readonly gasOwner: string
+  readonly payment: ReadonlyArray<ObjectRef>
+  readonly price: bigint | undefined
+  readonly budget: bigint | undefined
+  /** Pick the gas owner's SUI coins and a budget from the simulated cost; otherwise an empty payment runs on a mock coin. */
+  readonly gasSelection: boolean
+}
+
+const noFaults: Faults = { unavailable: false, delayMs: 0, neverFinal: false, dropAfterExecute: false }
+
+/**
+ * The coin a simulation without gas payment pays from, as Sui's dry run mocks
+ * one: 1B SUI, owned by the gas owner. Its id is the largest object id, which
+ * no real object derives to.
+ */
+const MOCK_GAS_ID = `0x${"f".repeat(64)}`
+const MOCK_GAS_BALANCE = 1_000_000_000n * 1_000_000_000n
+/** Sui's protocol cap on a transaction's budget (`max_tx_gas`). */
+const MAX_GAS_BUDGET = 50_000_000_000n
+/** The SDK's and full node's safety margin on an estimated budget, in gas units (`GAS_SAFE_OVERHEAD`). */
+const GAS_SAFE_OVERHEAD = 1_000n
+/** At most this many coins pay for one transaction (`max_gas_payment_objects`). */
+const MAX_GAS_COINS = 256
+
+const unavailable = new Unavailable({ message: "The chain is unavailable", reason: "chain_unreachable" })
+
+const divergence = (reason: string) => new Unavailable({ message: "The local ledger's journal does not replay to the state it recorded", reason })
+
+/** Sui's wording of a failed status: the error variant, its details, and the command. */
+const describeFailure = (status: Execution["status"]): string | null => {
+  if (!("Failure" in status) || status.Failure === undefined) return null
+  const { error, command } = status.Failure
+  const where = command === null || command === undefined ? "" : ` in command ${command}`
+  if ("MoveAbort" in error && error.MoveAbort !== undefined) {
+    const [location, code] = error.MoveAbort
+    const fn = location.functionName ?? `#${location.function}`
+    return `MoveAbort(${location.module.address}::${location.module.name}::${fn}, ${code})${where}`
+  }
+  const [name = "ExecutionFailure", detail] = Object.entries(error)[0] ?? []
+  const shown = detail === true || detail === null || detail === undefined
+    ? ""
+    : ` ${JSON.stringify(detail, (_key, value: unknown) => (typeof value === "bigint" ? value.toString() : value))}`
+  return `${name}${shown}${where}`
+}
+
+const isSuiCoin = (object: LedgerObject) => object.data._tag === "Coin" && object.data.coinType === normalizeCoinType(SUI_COIN_TYPE)
+
+/**
+ * A deterministic in-process Sui ledger: it checks signatures and object
+ * versions, executes `spend_account` with the Move module's rules, assigns
+ * digests and object ids as Sui does, and makes transactions final only when
+ * a checkpoint includes them. State is rebuilt by replaying its journal.
+ */
+export class LocalLedger extends Context.Service<LocalLedger, {
+  readonly config: LedgerConfig
+  executeSigned(txBytes: string, signatures: ReadonlyArray<string>): Effect.Effect<LedgerTransaction, LedgerRejected | Unavailable>
+  /** Executes against the current state, choosing gas if asked, and commits nothing: no object, digest or journal entry. */
+  simulate(request: SimulationRequest): Effect.Effect<LedgerTransaction, LedgerRejected | Unavailable>
+  /** Faucet, local mode only: mints a coin of any type to an address. */
+  mint(recipient: string, coinType: string, amount: bigint): Effect.Effect<LedgerObject, Unavailable>
+  readonly checkpoint: Effect.Effect<bigint, Unavailable>
+  readonly latestCheckpoint: Effect.Effect<LedgerCheckpoint, Unavailable>
+  getCheckpoint(sequenceNumber: bigint): Effect.Effect<LedgerCheckpoint | undefined, Unavailable>
+  /** Every checkpoint made from now on, as it is made (SubscribeCheckpoints). */
+  readonly checkpoints: Stream.Stream<LedgerCheckpoint, Unavailable>
+  /** A transaction as executed, final or not. */
+  getTransaction(digest: string): Effect.Effect<LedgerTransaction | undefined, Unavailable>
+  getObject(id: string): Effect.Effect<LedgerObject | undefined, Unavailable>
+  /** Objects owned by the address, by id. */
+  ownedObjects(owner: string): Effect.Effect<ReadonlyArray<LedgerObject>, Unavailable>
+  setFaults(faults: Partial<Faults>): Effect.Effect<void>
+}>()("@gateway/local-ledger/LocalLedger") {
+  static readonly layer = (config: LedgerConfig) =>
+    Layer.effect(
+      LocalLedger,
+      Effect.gen(function*() {
+        const { pkg } = config
+        const journal = yield* LedgerJournal
+        const lock = yield* Semaphore.make(1)
+        const objects = new LedgerObjects()
+        const transactions = new Map<string, LedgerTransaction>()
+        const finality = new Map<string, bigint>()
+        const checkpoints: Array<LedgerCheckpoint> = [makeCheckpoint({ previous: undefined, timestampMs: 0n, transactions: [] })]
+        const made = yield* PubSub.unbounded<LedgerCheckpoint>()
+        let pending: Array<string> = []
+        let mints = 0
+        let faults = noFaults
+
+        for (const object of genesisObjects(pkg)) objects.set(object)
+
+        const latest = (): LedgerCheckpoint => checkpoints[checkpoints.length - 1] ?? checkpoints[0] ?? makeCheckpoint({ previous: undefined, timestampMs: 0n, transactions: [] })
+
+        const guard = <A, E>(self: Effect.Effect<A, E>): Effect.Effect<A, E | Unavailable> =>
+          Effect.suspend((): Effect.Effect<A, E | Unavailable> => {
+            if (faults.unavailable) return Effect.fail(unavailable)
+            return faults.delayMs > 0 ? Effect.andThen(Effect.sleep(faults.delayMs), self) : self
+          })
+
+        const record = (entry: JournalEntry, replaying: boolean) => (replaying ? Effect.void : journal.append(entry))
+
+        const decode = (bytes: Uint8Array) =>
+          Effect.try({
+            try: () => ({ data: bcs.TransactionData.parse(bytes), digest: TransactionDataBuilder.getDigestFromBytes(bytes) }),
+            catch: () => new LedgerRejected({ reason: "transaction bytes are not a BCS TransactionData" })
+          })
+
+        const run = (data: TransactionData, digest: string, nowMs: bigint, against: ObjectReader) => {
+          const result = execute({ pkg, data, digest, nowMs, referenceGasPrice: config.referenceGasPrice, objects: against })
+          return result instanceof Rejection ? Effect.fail(new LedgerRejected({ reason: result.reason })) : Effect.succeed(result)
+        }
+
+        const describe = (input: {
+          readonly digest: string
+          readonly data: TransactionData
+          readonly bytes: Uint8Array
+          readonly signatures: ReadonlyArray<Uint8Array>
+          readonly execution: Execution
+          readonly timestampMs: bigint
+        }): LedgerTransaction => {
+          const events = eventsRecord(input.execution.events, pkg.publishedAt)
+          const effects = effectsBcs({ digest: input.digest, execution: input.execution, eventsDigest: events?.digest })
+          const error = describeFailure(input.execution.status)
+          return {
+            digest: input.digest,
+            data: input.data,
+            bcs: input.bytes,
+            signatures: input.signatures,
+            execution: input.execution,
+            status: error === null ? "success" : "failure",
+            error,
+            events: input.execution.events,
+            effects,
+            effectsDigest: suiDigest("TransactionEffects", effects),
+            eventsRecord: events,
+            balanceChanges: balanceChanges(input.execution),
+            timestampMs: input.timestampMs,
+            checkpoint: null
+          }
+        }
+
+        const withFinality = (tx: LedgerTransaction): LedgerTransaction => ({ ...tx, checkpoint: finality.get(tx.digest) ?? null })
+
+        const applyExecute = Effect.fnUntraced(function*(txBytes: string, signatures: ReadonlyArray<string>, atMs: number, replaying: boolean) {
+          const bytes = yield* Effect.try({ try: () => decodeBase64(txBytes), catch: () => new LedgerRejected({ reason: "transaction bytes are not base64" }) })
+          const { data, digest } = yield* decode(bytes)
+          const known = transactions.get(digest)
+          if (known !== undefined) return withFinality(known)
+          const sender = normalizeSuiAddress(data.V1.sender)
+          const signers = [...new Set([sender, normalizeSuiAddress(data.V1.gasData.owner)])]
+          if (signatures.length !== signers.length) {
+            return yield* new LedgerRejected({ reason: `expected ${signers.length} signature(s), got ${signatures.length}` })
+          }
+          for (const signer of signers) {
+            const ok = yield* Effect.forEach(signatures, (sig) => signedBy(bytes, sig, signer))
+            if (!ok.some(Boolean)) return yield* new LedgerRejected({ reason: `no valid signature by ${signer}` })
+          }
+          const execution = yield* run(data, digest, BigInt(atMs), objects)
+          const tx = describe({ digest, data, bytes, signatures: signatures.map((s) => decodeBase64(s)), execution, timestampMs: BigInt(atMs) })
+          // A dropped transaction was executed but never committed, so it is not journaled either.
+          if (faults.dropAfterExecute && !replaying) return tx
+          // Journal first: the ledger must not run ahead of what it can replay.
+          yield* record({ _tag: "Execute", txBytes, signatures, atMs, digest, status: tx.status }, replaying)
+          for (const change of execution.changes) {
+            if (change.after === undefined) objects.delete(change.id)
+            else objects.set(change.after)
+          }
+          transactions.set(digest, tx)
+          pending.push(digest)
+          return tx
+        })
+
+        const applyMint = Effect.fnUntraced(function*(recipient: string, coinType: string, amount: bigint, atMs: number, replaying: boolean) {
+          const seed = blake2b(new TextEncoder().encode(`mint:${mints}`), { dkLen: 32 })
+          const origin = toBase58(seed)
+          const object = withVersion({
+            id: deriveObjectId(seed, 0),
+            owner: { _tag: "Address", address: normalizeSuiAddress(recipient) },
+            createdBy: origin,
+            previousTransaction: origin,
+            storageRebate: 0n,
+            data: { _tag: "Coin", coinType: normalizeCoinType(coinType), balance: amount }
+          }, 1n, pkg.originalId)
+          yield* record({ _tag: "Mint", recipient, coinType, amount: amount.toString(), atMs }, replaying)
+          mints += 1
+          objects.set(object)
+          return object
+        })
+
+        /** Makes a checkpoint of exactly `digests`; live, they are what is pending (none under `neverFinal`). */
+        const applyCheckpoint = Effect.fnUntraced(function*(atMs: number, digests: ReadonlyArray<string>, replaying: boolean) {
+          yield* record({ _tag: "Checkpoint", atMs, digests }, replaying)
+          const included: Array<IncludedTransaction> = digests.flatMap((digest) => {
+            const tx = transactions.get(digest)
+            return tx === undefined ? [] : [{ digest, effectsDigest: tx.effectsDigest, signatures: tx.signatures }]
+          })
+          const checkpoint = makeCheckpoint({ previous: latest(), timestampMs: BigInt(atMs), transactions: included })
+          checkpoints.push(checkpoint)
+          for (const tx of included) finality.set(tx.digest, checkpoint.sequenceNumber)
+          const done = new Set(digests)
+          pending = pending.filter((digest) => !done.has(digest))
+          yield* PubSub.publish(made, checkpoint)
+          return checkpoint.sequenceNumber
+        })
+
+        const checkpointNow = (atMs: number) =>
+          // An empty checkpoint changes nothing: skip it so an idle ledger's journal does not grow.
+          pending.length === 0 ? Effect.succeed(latest().sequenceNumber) : applyCheckpoint(atMs, faults.neverFinal ? [] : [...pending], false)
+
+        // Replay must rebuild exactly what was recorded: anything else is a ledger that cannot be trusted, so start-up fails.
+        for (const [index, entry] of (yield* journal.load).entries()) {
+          if (entry._tag === "Execute") {
+            const replayed = yield* applyExecute(entry.txBytes, entry.signatures, entry.atMs, true).pipe(
+              Effect.catchTag("LedgerRejected", (rejected) => Effect.fail(divergence(`journal entry ${index} (${entry.digest ?? "execute"}) is now refused: ${rejected.reason}`)))
+            )
+            if ((entry.digest !== undefined && replayed.digest !== entry.digest) || (entry.status !== undefined && replayed.status !== entry.status)) {
+              return yield* divergence(`journal entry ${index} recorded ${entry.digest ?? "?"} ${entry.status ?? "?"}, replay gave ${replayed.digest} ${replayed.status}`)
+            }
+          } else if (entry._tag === "Mint") {
+            yield* applyMint(entry.recipient, entry.coinType, BigInt(entry.amount), entry.atMs, true)
+          } else {
+            yield* applyCheckpoint(entry.atMs, entry.digests ?? pending, true)
+          }
+        }
+
+        const gasCoins = (owner: string): ReadonlyArray<LedgerObject> =>
+          objects.ownedBy(owner)
+            .filter(isSuiCoin)
+            .sort((a, b) => (a.data._tag === "Coin" && b.data._tag === "Coin" ? Number(b.data.balance - a.data.balance) : 0) || a.id.localeCompare(b.id))
+            .slice(0, MAX_GAS_COINS)
+
+        const assemble = (request: SimulationRequest, payment: ReadonlyArray<ObjectRef>, price: bigint, budget: bigint) => {
+          const bytes = bcs.TransactionData.serialize({
+            V1: {
+              kind: request.kind,
+              sender: request.sender,
+              gasData: { payment: [...payment], owner: request.gasOwner, price, budget },
+              expiration: request.expiration
+            }
+          }).toBytes()
+          return { bytes, data: bcs.TransactionData.parse(bytes), digest: TransactionDataBuilder.getDigestFromBytes(bytes) }
+        }
+
+        const simulate = Effect.fnUntraced(function*(request: SimulationRequest, atMs: number) {
+          const nowMs = BigInt(atMs)
+          const price = request.price ?? config.referenceGasPrice
+          const owner = normalizeSuiAddress(request.gasOwner)
+          const refOf = (o: LedgerObject): ObjectRef => ({ objectId: o.id, version: o.version.toString(), digest: o.digest })
+          const selected = request.payment.length > 0 || !request.gasSelection ? request.payment : gasCoins(owner).map(refOf)
+          if (request.gasSelection && selected.length === 0) {
+            return yield* new LedgerRejected({ reason: `no SUI coins owned by ${owner} to pay for gas` })
+          }
+          // No payment: pay from a mock coin that exists for this run only.
+          const mock = withVersion({
+            id: MOCK_GAS_ID,
+            owner: { _tag: "Address", address: owner },
+            createdBy: "simulation",
+            previousTransaction: toBase58(new Uint8Array(32)),
+            storageRebate: 0n,
+            data: { _tag: "Coin", coinType: normalizeCoinType(SUI_COIN_TYPE), balance: MOCK_GAS_BALANCE }
+          }, 1n, pkg.originalId)
+          const payment = selected.length > 0 ? selected : [refOf(mock)]
+          const against: ObjectReader = {
+            get: (id) => (id === mock.id ? mock : objects.get(id)),
+            has: (id) => id === mock.id || objects.has(id)
+          }
+          const estimate = Effect.fnUntraced(function*() {
+            // As a full node estimates: a run paid by the mock coin at the maximum budget, so the real coins' balance
+            // (which commands may split from) does not bound it; then what it used plus a margin. Storage is budgeted
+            // gross, as execution checks computation + storage against the budget before any rebate.
+            const probe = assemble(request, [refOf(mock)], price, MAX_GAS_BUDGET)
+            const { gasUsed } = yield* run(probe.data, probe.digest, nowMs, against)
+            return gasUsed.computationCost + gasUsed.storageCost + GAS_SAFE_OVERHEAD * price
+          })
+          const budget = request.budget ?? (yield* estimate())
+          const resolved = assemble(request, payment, price, budget)
+          const execution = yield* run(resolved.data, resolved.digest, nowMs, against)
+          return describe({ digest: resolved.digest, data: resolved.data, bytes: resolved.bytes, signatures: [], execution, timestampMs: nowMs })
+        })
+
+        const now = Clock.currentTimeMillis
+        const checkpointPending = guard(lock.withPermit(Effect.flatMap(now, checkpointNow)))
+        // The timer's checkpoints get no span: an idle ledger would otherwise trace one every interval.
+        if (config.checkpointIntervalMs > 0) {
+          yield* Effect.forkScoped(Effect.forever(Effect.andThen(Effect.sleep(config.checkpointIntervalMs), Effect.ignore(checkpointPending))))
+        }
+        /** What a transaction span carries once it is known: its digest and outcome, never its bytes or signatures. */
+        const annotateTransaction = (tx: LedgerTransaction) => Effect.annotateCurrentSpan({ digest: tx.digest, status: tx.status })
+
+        return LocalLedger.of({
+          config,
+          // The span covers the wait for the ledger's lock, which is where concurrent executes queue.
+          executeSigned: (txBytes, signatures) =>
+            guard(lock.withPermit(Effect.flatMap(now, (at) => applyExecute(txBytes, signatures, at, false)))).pipe(
+              Effect.tap(annotateTransaction),
+              Effect.withSpan("LocalLedger.execute")
+            ),
+          simulate: (request) =>
+            guard(Effect.flatMap(now, (at) => simulate(request, at))).pipe(Effect.tap(annotateTransaction), Effect.withSpan("LocalLedger.simulate")),
+          mint: (recipient, coinType, amount) =>
+            guard(lock.withPermit(Effect.flatMap(now, (at) => applyMint(recipient, coinType, amount, at, false)))).pipe(
+              Effect.tap((coin) => Effect.annotateCurrentSpan("objectId", coin.id)),
+              Effect.withSpan("LocalLedger.mint")
+            ),
+          checkpoint: checkpointPending.pipe(
+            Effect.tap((sequenceNumber) => Effect.annotateCurrentSpan("checkpoint", sequenceNumber.toString())),
+            Effect.withSpan("LocalLedger.checkpoint")
+          ),
+          latestCheckpoint: guard(Effect.sync(latest)).pipe(Effect.withSpan("LocalLedger.latestCheckpoint")),
+          getCheckpoint: (sequenceNumber) =>
+            guard(Effect.sync(() => (sequenceNumber < 0n ? undefined : checkpoints[Number(sequenceNumber)]))).pipe(
+              Effect.withSpan("LocalLedger.getCheckpoint", { attributes: { checkpoint: sequenceNumber.toString() } })
+            ),
+          checkpoints: Stream.unwrap(guard(Effect.succeed(Stream.fromPubSub(made)))),
+          getTransaction: (digest) =>
+            guard(Effect.sync(() => {
+              const tx = transactions.get(digest)
+              return tx === undefined ? undefined : withFinality(tx)
+            })).pipe(Effect.withSpan("LocalLedger.getTransaction", { attributes: { digest } })),
+          getObject: (id) =>
+            guard(Effect.sync(() => objects.get(normalizeSuiAddress(id)))).pipe(Effect.withSpan("LocalLedger.getObject", { attributes: { objectId: id } })),
+          ownedObjects: (owner) =>
+            guard(Effect.sync(() => {
+              const address = normalizeSuiAddress(owner)
+              return [...objects.ownedBy(address)].sort((a, b) => a.id.localeCompare(b.id))
+            })).pipe(Effect.withSpan("LocalLedger.ownedObjects")),
+          setFaults: (next) =>
+            Effect.sync(() => {
+              faults = { ...faults, ...next }
+            })
+        })
+      })
+    )
+}

@@ -1,0 +1,300 @@
+import { readFileSync } from "node:fs"
+import { assert, describe, it } from "@effect/vitest"
+import { fromBase64, normalizeSuiAddress } from "@mysten/sui/utils"
+import { Effect } from "effect"
+import type { ChainTransaction } from "@gateway/domain/chain/ChainTransaction"
+import {
+  AbortCode,
+  CLOCK_OBJECT_ID,
+  Events,
+  eventType,
+  MODULE,
+  nonceBytes,
+  poolIdOf,
+  SUI_COIN_TYPE,
+  target,
+  typeNameOf
+} from "@gateway/domain/chain/SpendAccountModule"
+import { verifyGrantCreated } from "@gateway/domain/verify/GrantCreatedVerifier"
+import { fundPool } from "@gateway/chain/transactions/Kinds"
+import type { Execution } from "../../src/Execution.ts"
+import { GAS_UNITS, Rejection } from "../../src/execute/Admission.ts"
+import { FunctionIndex } from "../../src/execute/SpendAccountEntries.ts"
+import { storageCost } from "../../src/LedgerObject.ts"
+import { type Ran, VectorRunner } from "./VectorRunner.ts"
+import { BIG_COIN, GRANT, ModuleVectors, type Outcome, U64_MAX, type Vector } from "./Vectors.ts"
+import { DELEGATE, GAS_PRICE, OWNER, World } from "./World.ts"
+
+const FRAMEWORK = normalizeSuiAddress("0x2")
+
+const failureOf = (execution: Execution) => {
+  if (!("Failure" in execution.status)) return assert.fail(`expected a failure, got ${JSON.stringify(execution.status)}`)
+  return execution.status.Failure
+}
+
+/** A failed transaction changed nothing but versions and gas: every mutable input is rewritten at the lamport version, no events. */
+const assertOnlyGasAndVersions = (execution: Execution) => {
+  assert.deepStrictEqual(execution.events, [])
+  for (const change of execution.changes) {
+    if (change.id === execution.gasObjectId || change.after === undefined) continue
+    assert.isDefined(change.before, `${change.id} was created by a failed transaction`)
+    assert.deepStrictEqual(change.after.data, change.before?.data, `${change.id} changed in a failed transaction`)
+    assert.strictEqual(change.after.version, execution.lamportVersion)
+  }
+}
+
+const assertOutcome = (runner: VectorRunner, vector: Vector, ran: Ran, outcome: Outcome) => {
+  const { execution } = ran
+  if ("ok" in outcome) {
+    assert.deepStrictEqual(execution.status, { Success: true }, vector.name)
+    const [event, ...more] = execution.events
+    if (outcome.ok === null) return assert.strictEqual(execution.events.length, 0)
+    assert.strictEqual(more.length, 0, "one event a call")
+    assert.strictEqual(event?.type, eventType(runner.world.pkg.originalId, outcome.ok))
+    return
+  }
+  const failure = failureOf(execution)
+  assertOnlyGasAndVersions(execution)
+  assert.strictEqual(failure.command, ran.moveCallIndex, "the failing command is the Move call")
+  const error = failure.error
+  if ("abort" in outcome) {
+    if (!("MoveAbort" in error) || error.MoveAbort === undefined) return assert.fail(`expected MoveAbort, got ${JSON.stringify(error)}`)
+    const [where, code] = error.MoveAbort
+    const fn = outcome.in ?? ran.fn
+    assert.strictEqual(Number(code), AbortCode[outcome.abort], `${vector.name}: abort code`)
+    assert.deepStrictEqual(
+      { address: where.module.address, module: where.module.name, function: where.function, functionName: where.functionName },
+      { address: runner.world.pkg.publishedAt, module: MODULE, function: FunctionIndex[fn as keyof typeof FunctionIndex], functionName: fn }
+    )
+    return
+  }
+  if ("frameworkAbort" in outcome) {
+    if (!("MoveAbort" in error) || error.MoveAbort === undefined) return assert.fail(`expected MoveAbort, got ${JSON.stringify(error)}`)
+    const [where] = error.MoveAbort
+    assert.strictEqual(`${where.module.name}::${where.functionName}`, outcome.frameworkAbort)
+    assert.strictEqual(where.module.address, FRAMEWORK)
+    return
+  }
+  if (!("MovePrimitiveRuntimeError" in error) || error.MovePrimitiveRuntimeError === undefined || error.MovePrimitiveRuntimeError === null) {
+    return assert.fail(`expected MovePrimitiveRuntimeError, got ${JSON.stringify(error)}`)
+  }
+  const where = error.MovePrimitiveRuntimeError
+  assert.strictEqual(`${where.module.name}::${where.functionName}`, outcome.arithmeticError)
+  assert.strictEqual(where.module.address, FRAMEWORK)
+}
+
+/** A created grant's event names its coin type as Move's `type_name` does, carries the nonce, and verifies. */
+const assertGrantCreatedVerifies = (runner: VectorRunner, ran: Ran) =>
+  Effect.gen(function*() {
+    const [event] = ran.execution.events
+    if (event === undefined) return assert.fail("no GrantCreated")
+    const created = Events.GrantCreated.parse(fromBase64(event.bcs))
+    assert.strictEqual(created.coin_type, typeNameOf(runner.coinType))
+    assert.deepStrictEqual(Uint8Array.from(created.nonce), nonceBytes(GRANT.grantId))
+    const tx: ChainTransaction = {
+      digest: "vector",
+      sender: OWNER,
+      status: "success",
+      error: null,
+      checkpoint: "1",
+      timestampMs: "0",
+      calls: [{ package: runner.world.pkg.publishedAt, module: MODULE, function: "create_policy_grant", typeArguments: [runner.coinType], arguments: [] }],
+      events: ran.execution.events
+    }
+    const verified = yield* verifyGrantCreated({
+      pkg: runner.world.pkg,
+      grantId: GRANT.grantId,
+      owner: OWNER,
+      delegate: DELEGATE,
+      poolId: runner.poolId,
+      coinType: runner.coinType,
+      sessionCap: GRANT.sessionCap,
+      maxPerPayment: GRANT.maxPerPayment,
+      expiryMs: GRANT.expiryMs,
+      policyIds: [1n]
+    }, tx)
+    assert.strictEqual(verified.grantObjectId, created.grant_id)
+  })
+
+describe("module vectors against execute()", () => {
+  for (const vector of ModuleVectors) {
+    it.effect(vector.name, () =>
+      Effect.gen(function*() {
+        const runner = new VectorRunner()
+        for (const step of vector.given) {
+          const ran = yield* Effect.promise(() => runner.step(step))
+          if (ran !== undefined) assert.deepStrictEqual(ran.execution.status, { Success: true }, `${vector.name}: given ${step.op}`)
+        }
+        const ran = yield* Effect.promise(() => runner.step(vector.when))
+        if (ran === undefined) return assert.fail("a vector's call must be a transaction")
+        assertOutcome(runner, vector, ran, vector.then)
+        if ("ok" in vector.then && vector.then.ok === "GrantCreated" && vector.when.op === "createGrant" && vector.when.grantId === undefined) {
+          yield* assertGrantCreatedVerifies(runner, ran)
+        }
+      }))
+  }
+})
+
+/** What a Move `#[test]` attribute must say for an outcome: nothing for a success, else the abort it expects. */
+const expectedFailure = (outcome: Outcome) => {
+  if ("ok" in outcome) return undefined
+  if ("abort" in outcome) return `abort_code = spend_account::spend_account::${outcome.abort}`
+  if ("frameworkAbort" in outcome) return `abort_code = sui::${outcome.frameworkAbort.split("::")[0]}::`
+  return `arithmetic_error, location = sui::${outcome.arithmeticError.split("::")[0]}`
+}
+
+describe("the Move tests mirror the vectors", () => {
+  const moveTests = readFileSync(new URL("../../../chain/move/tests/spend_account_tests.move", import.meta.url), "utf8")
+  for (const vector of ModuleVectors) {
+    it(`${vector.name} has a #[test] of the same name expecting the same outcome`, () => {
+      const found = new RegExp(`#\\[test(?:, expected_failure\\(([^)]*)\\))?\\]\\nfun ${vector.name}\\(\\)`).exec(moveTests)
+      if (found === null) return assert.fail(`no #[test] fun ${vector.name}() in spend_account_tests.move`)
+      const want = expectedFailure(vector.then)
+      if (want === undefined) return assert.isUndefined(found[1], "a success expects no failure")
+      assert.include(found[1] ?? "", want)
+    })
+  }
+})
+
+describe("the executor cites the Move checks it mirrors", () => {
+  const move = readFileSync(new URL("../../../chain/move/sources/spend_account.move", import.meta.url), "utf8").split("\n")
+  const executor = readFileSync(new URL("../../src/execute/SpendAccountEntries.ts", import.meta.url), "utf8")
+  const citations = [...executor.matchAll(/abort\("(\w+)"[^)]*\) \/\/ spend_account\.move:(\d+)/g)]
+  it("every abort names the line of spend_account.move that raises the same error", () => {
+    assert.isAbove(citations.length, 30)
+    for (const [, name, line] of citations) assert.include(move[Number(line) - 1] ?? "", `, ${name})`, `spend_account.move:${line}`)
+  })
+})
+
+// === Ledger vectors: what Sui does around the module, which Move unit tests cannot show ===
+
+describe("ledger vectors against execute()", () => {
+  it.effect("versions_advance_on_failure", () =>
+    Effect.gen(function*() {
+      const runner = new VectorRunner()
+      yield* Effect.promise(() => runner.step({ op: "createPool", amount: 1_000n }))
+      yield* Effect.promise(() => runner.step({ op: "createGrant" }))
+      const clock = runner.world.get(CLOCK_OBJECT_ID)
+      const ran = yield* Effect.promise(() => runner.step({ op: "pay", amount: 0n }))
+      if (ran === undefined) return assert.fail("no transaction")
+      const { execution } = ran
+      const error = failureOf(execution).error
+      assert.strictEqual("MoveAbort" in error ? Number(error.MoveAbort?.[1]) : undefined, AbortCode.EZeroAmount)
+      const changed = new Map(execution.changes.map((c) => [c.id, c]))
+      // The gas coin, the grant and the pool (both taken &mut) advance to the lamport version, their contents untouched.
+      for (const id of [execution.gasObjectId, runner.poolId, runner.grantId ?? ""]) {
+        const change = changed.get(id)
+        assert.strictEqual(change?.after?.version, execution.lamportVersion, `${id} advances`)
+        assert.isTrue((change?.before?.version ?? execution.lamportVersion) < execution.lamportVersion)
+      }
+      assertOnlyGasAndVersions(execution)
+      // The Clock, taken by immutable reference, is read only: unchanged, ReadOnlyRoot.
+      assert.deepStrictEqual(execution.unchangedShared, [clock])
+      assert.isFalse(changed.has(clock.id))
+    }))
+
+  it.effect("clock_taken_mutably_is_refused", () =>
+    Effect.gen(function*() {
+      const runner = new VectorRunner()
+      yield* Effect.promise(() => runner.step({ op: "createPool", amount: 1_000n }))
+      const { world } = runner
+      const before = new Map(world.objects)
+      const result = yield* Effect.promise(() =>
+        world.run(OWNER, (tx) => {
+          tx.moveCall({
+            target: target(world.pkg, "create_policy_grant"),
+            typeArguments: [SUI_COIN_TYPE],
+            arguments: [
+              tx.sharedObjectRef({ objectId: runner.poolId, initialSharedVersion: world.shared(runner.poolId).initialSharedVersion.toString(), mutable: true }),
+              tx.pure.vector("u8", [...nonceBytes("g_clock")]),
+              tx.pure.u64(GRANT.deadlineMs),
+              tx.pure.address(DELEGATE),
+              tx.pure.u64(10n),
+              tx.pure.u64(10n),
+              tx.pure.u64(0n),
+              tx.pure.vector("u64", []),
+              tx.sharedObjectRef({ objectId: CLOCK_OBJECT_ID, initialSharedVersion: "1", mutable: true })
+            ]
+          })
+        })
+      )
+      if (!(result instanceof Rejection)) return assert.fail("a mutable Clock must be refused before execution")
+      assert.match(result.reason, /ImmutableParameterExpectedError/)
+      assert.deepStrictEqual(world.objects, before, "nothing changed")
+    }))
+
+  it.effect("budget_below_computation_and_storage_fails_with_insufficient_gas", () =>
+    Effect.gen(function*() {
+      const world = new World()
+      const gas = world.coin(OWNER, 1_000_000_000n)
+      // Enough for computation and for rewriting the gas coin and the Registry (what a failure writes), not for the new pool.
+      const registry = world.get(world.pkg.registryId)
+      const budget = GAS_UNITS * GAS_PRICE + storageCost(gas, world.pkg.originalId) + storageCost(registry, world.pkg.originalId)
+      const kind = yield* Effect.promise(() =>
+        fundPool(world.pkg, { sender: OWNER, coinType: SUI_COIN_TYPE, amount: 100n, pool: undefined, registry: world.shared(world.pkg.registryId), coins: [] })
+      )
+      const result = yield* Effect.promise(() => world.runKind(OWNER, kind, { budget, gas }))
+      if (result instanceof Rejection) return assert.fail(result.reason)
+      assert.deepStrictEqual(failureOf(result), { error: { InsufficientGas: true }, command: null })
+      const { computationCost, storageCost: storage, storageRebate } = result.gasUsed
+      assert.isTrue(computationCost + storage <= budget, "never more than the budget")
+      const after = world.get(gas.id)
+      assert.strictEqual(after.version, result.lamportVersion)
+      assert.strictEqual(after.data._tag === "Coin" ? after.data.balance : -1n, 1_000_000_000n - (computationCost + storage - storageRebate))
+      assert.isFalse(world.objects.has(poolIdOf(world.pkg, OWNER, SUI_COIN_TYPE)), "no pool")
+      assert.deepStrictEqual(result.events, [])
+    }))
+
+  it.effect("gas_charges_computation_and_storage_and_rebates_99_percent", () =>
+    Effect.gen(function*() {
+      const runner = new VectorRunner()
+      const gas = runner.world.coin(OWNER, 10_000_000_000n)
+      const ran = yield* Effect.promise(() => runner.step({ op: "createPool", amount: 1_000n }))
+      if (ran === undefined) return assert.fail("no transaction")
+      const { execution } = ran
+      const written = execution.changes.flatMap((c) => (c.after === undefined ? [] : [c.after]))
+      const refundable = execution.changes.reduce((sum, c) => sum + (c.before?.storageRebate ?? 0n), 0n)
+      assert.deepStrictEqual(execution.gasUsed, {
+        computationCost: GAS_UNITS * GAS_PRICE,
+        storageCost: written.reduce((sum, o) => sum + storageCost(o, runner.world.pkg.originalId), 0n),
+        storageRebate: (refundable * 99n) / 100n,
+        nonRefundableStorageFee: refundable - (refundable * 99n) / 100n
+      })
+      for (const object of written) assert.strictEqual(object.storageRebate, storageCost(object, runner.world.pkg.originalId), "each object records its storage cost")
+      const after = runner.world.get(gas.id)
+      const { computationCost, storageCost: storage, storageRebate } = execution.gasUsed
+      assert.strictEqual(after.data._tag === "Coin" ? after.data.balance : -1n, 10_000_000_000n - 1_000n - (computationCost + storage - storageRebate))
+    }))
+
+  it.effect("split_coins_beyond_the_balance_fails_insufficient_coin_balance", () =>
+    Effect.gen(function*() {
+      const world = new World()
+      const coin = world.coin(OWNER, 100n, BIG_COIN)
+      const result = yield* Effect.promise(() =>
+        world.run(OWNER, (tx) => {
+          const [a, b] = tx.splitCoins(tx.objectRef({ objectId: coin.id, version: coin.version.toString(), digest: coin.digest }), [60n, 41n])
+          if (a === undefined || b === undefined) throw new Error("splitCoins returned nothing")
+          tx.transferObjects([a, b], DELEGATE)
+        })
+      )
+      if (result instanceof Rejection) return assert.fail(result.reason)
+      assert.deepStrictEqual(failureOf(result), { error: { InsufficientCoinBalance: true }, command: 0 })
+      assert.strictEqual(world.get(coin.id).version, result.lamportVersion, "the coin, an owned input, advances")
+    }))
+
+  it.effect("merge_coins_past_u64_fails_coin_balance_overflow", () =>
+    Effect.gen(function*() {
+      const world = new World()
+      const [a, b] = [world.coin(OWNER, U64_MAX, BIG_COIN), world.coin(OWNER, 1n, BIG_COIN)]
+      const result = yield* Effect.promise(() =>
+        world.run(OWNER, (tx) => {
+          tx.mergeCoins(tx.objectRef({ objectId: a.id, version: a.version.toString(), digest: a.digest }), [
+            tx.objectRef({ objectId: b.id, version: b.version.toString(), digest: b.digest })
+          ])
+        })
+      )
+      if (result instanceof Rejection) return assert.fail(result.reason)
+      assert.deepStrictEqual(failureOf(result), { error: { CoinBalanceOverflow: true }, command: 0 })
+      assert.isTrue(world.objects.has(b.id), "the source coin is not consumed")
+    }))
+})
