@@ -6,7 +6,7 @@ import { Effect, Layer, Option } from "effect"
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { NotFound, Unavailable } from "@gateway/domain/Errors"
 import { AppConfig } from "../Config.ts"
-import { errorResponse } from "../http/ErrorBodies.ts"
+import { errorResponse } from "../httpShared/ErrorBodies.ts"
 
 /** Where `npm run build -w @gateway/console` writes the page: found through the package, so the bundled server finds it too. */
 export const CONSOLE_DIST = fileURLToPath(new URL("./dist/", import.meta.resolve("@gateway/console/package.json")))

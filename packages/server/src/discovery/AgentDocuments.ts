@@ -8,7 +8,7 @@ import type { X402Discovery } from "@gateway/domain/payment/X402Discovery"
 import { AppConfig } from "../Config.ts"
 import { serverCard as serverCardOf } from "./mcp/ServerCard.ts"
 import { Catalog } from "../catalog/Catalog.ts"
-import { PublicUrl } from "../http/PublicUrl.ts"
+import { PublicUrl } from "../httpShared/PublicUrl.ts"
 
 const TITLE = "Sui delegated-signer gateway"
 

@@ -1,7 +1,7 @@
 import { Effect } from "effect"
 import { HttpRouter, HttpServerRequest } from "effect/http"
 import { Invalid } from "@gateway/domain/Errors"
-import { errorResponse } from "./ErrorBodies.ts"
+import { errorResponse } from "../httpShared/ErrorBodies.ts"
 
 /**
  * PostgreSQL text cannot hold NUL, so a request carrying one could only fail

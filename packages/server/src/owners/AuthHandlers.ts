@@ -3,7 +3,7 @@ import { HttpApiBuilder } from "effect/http-api"
 import { Api } from "@gateway/domain/api/Api"
 import { clientKey } from "@gateway/domain/limits/ClientKey"
 import { CurrentOwner } from "@gateway/domain/api/OwnerAuth"
-import { answerLimited } from "../http/RetryAfter.ts"
+import { answerLimited } from "../httpShared/RetryAfter.ts"
 import { OwnerSessions } from "./OwnerSessions.ts"
 
 /**

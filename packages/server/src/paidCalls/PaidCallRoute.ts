@@ -1,9 +1,9 @@
 import { Effect, Option } from "effect"
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { Internal, Invalid, isApiError } from "@gateway/domain/Errors"
-import { answerLimited } from "../http/RetryAfter.ts"
+import { answerLimited } from "../httpShared/RetryAfter.ts"
 import { PaidCalls } from "./PaidCalls.ts"
-import { errorResponse } from "../http/ErrorBodies.ts"
+import { errorResponse } from "../httpShared/ErrorBodies.ts"
 
 /**
  * The paid-call address of every live service, `/v1/pay/{serviceId}`, for any

@@ -23,7 +23,7 @@ import { Catalog, type Forwardable } from "../catalog/Catalog.ts"
 import { mintNonce, openNonce } from "./ChallengeNonce.ts"
 import { challengeHeaders, mppSecretOf, type PaymentCredential, readCredential } from "./PaymentChallenge.ts"
 import { provesPossession } from "./PaymentProofCheck.ts"
-import { PublicUrl } from "../http/PublicUrl.ts"
+import { PublicUrl } from "../httpShared/PublicUrl.ts"
 import { type UpstreamAnswer, UpstreamForwarder, upstreamHeaders } from "../upstream/UpstreamForwarder.ts"
 import { hostPortOf } from "../upstream/UpstreamPolicy.ts"
 

@@ -25,7 +25,7 @@ import { SignerRepo } from "./SignerRepo.ts"
 import { GrantVerification } from "./GrantVerification.ts"
 import { newId } from "../storage/NewId.ts"
 import { Policies } from "../owners/Policies.ts"
-import { PublicUrl } from "../http/PublicUrl.ts"
+import { PublicUrl } from "../httpShared/PublicUrl.ts"
 
 const invalid = (reason: string) => new Invalid({ message: "The request is invalid", reason })
 const notFound = (what: string) => new NotFound({ message: `No such ${what}`, reason: `unknown_${what.replace(/ /g, "_")}` })

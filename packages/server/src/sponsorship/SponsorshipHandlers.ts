@@ -2,7 +2,7 @@ import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { Api } from "@gateway/domain/api/Api"
 import { CurrentOwner } from "@gateway/domain/api/OwnerAuth"
-import { answerLimited } from "../http/RetryAfter.ts"
+import { answerLimited } from "../httpShared/RetryAfter.ts"
 import { Sponsorship } from "./Sponsorship.ts"
 
 export const SponsorshipHandlers = HttpApiBuilder.group(

@@ -4,7 +4,7 @@ import { target } from "@gateway/domain/chain/SpendAccountModule"
 import { ASSET_TRANSFER_METHOD, SUI_DELEGATE_SCHEME } from "@gateway/domain/payment/SuiDelegateOffer"
 import { CHALLENGE_PROOF_VERSION, PROOF_VERSION } from "@gateway/domain/PaymentProof"
 import { AppConfig } from "../../Config.ts"
-import { PublicUrl } from "../../http/PublicUrl.ts"
+import { PublicUrl } from "../../httpShared/PublicUrl.ts"
 
 /** The paid-call protocol in brief (docs/paid-calls.md is the full text), as the `how_to_pay` tool returns it. */
 export const PaymentGuideSchema = Schema.Struct({
