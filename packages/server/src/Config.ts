@@ -48,6 +48,8 @@ export interface AppConfigShape {
   readonly upstreamAllowHosts: ReadonlyArray<string>
   /** The most of a seller's answer the gateway reads, keeps and returns. */
   readonly upstreamMaxBodyBytes: number
+  /** How long the gateway waits for a seller's whole answer. */
+  readonly upstreamTimeoutMs: number
   /** How long a paid call's stored answer can be fetched again with the same credential. */
   readonly paidAnswerRetentionMs: number
   /** The key sellers' upstream credentials are encrypted under (32 bytes, base64); local mode makes one when unset. */
@@ -122,6 +124,7 @@ export const defaults: AppConfigShape = {
   storeSweepIntervalMs: 10 * 60 * 1000,
   upstreamAllowHosts: [],
   upstreamMaxBodyBytes: 10 * 1024 * 1024,
+  upstreamTimeoutMs: 15_000,
   paidAnswerRetentionMs: 24 * 60 * 60 * 1000,
   credentialsKey: Option.none(),
   sellerMaxDrafts: 20,
@@ -251,6 +254,7 @@ export class AppConfig extends Context.Service<AppConfig, AppConfigShape>()("@ga
     storeSweepIntervalMs: int("STORE_SWEEP_INTERVAL_MS", defaults.storeSweepIntervalMs),
     upstreamAllowHosts: list("UPSTREAM_ALLOW_HOSTS", defaults.upstreamAllowHosts),
     upstreamMaxBodyBytes: int("UPSTREAM_MAX_BODY_BYTES", defaults.upstreamMaxBodyBytes),
+    upstreamTimeoutMs: int("UPSTREAM_TIMEOUT_MS", defaults.upstreamTimeoutMs),
     paidAnswerRetentionMs: int("PAID_ANSWER_RETENTION_MS", defaults.paidAnswerRetentionMs),
     credentialsKey: Config.option(Config.Redacted("CREDENTIALS_KEY")),
     sellerMaxDrafts: int("SELLER_MAX_DRAFTS", defaults.sellerMaxDrafts),

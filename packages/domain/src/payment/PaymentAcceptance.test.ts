@@ -19,7 +19,7 @@ const facts = (overrides: Partial<PaymentFacts> = {}): PaymentFacts => ({
   paidAtMs: 1_000,
   challengeExpiresAtMs: 2_000,
   paidFromPool: "0xpool",
-  grant: { poolId: "0xpool", coinType: SUI_COIN_TYPE, policyRules: [] },
+  grant: { id: "0xgrant", poolId: "0xpool", coinType: SUI_COIN_TYPE, policyRules: [] },
   asked: { serviceId: SERVICE, method: "GET", path: "/x", payTo: PAY_TO, asset: "0x2::sui::SUI" },
   ...overrides
 })
@@ -41,12 +41,12 @@ describe("decideAcceptance", () => {
   })
 
   it("refuses a cheaper coin paying a price set in another asset", () => {
-    const grant = { poolId: "0xpool", coinType: USDC, policyRules: [] }
+    const grant = { id: "0xgrant", poolId: "0xpool", coinType: USDC, policyRules: [] }
     expect(decideAcceptance(facts({ grant }))).toEqual({ _tag: "Refused", refusal: "wrong_asset" })
   })
 
   it("applies the owner's policy: some rule must allow every dimension of the call", () => {
-    const only = (r: PolicyRule) => facts({ grant: { poolId: "0xpool", coinType: SUI_COIN_TYPE, policyRules: [r] } })
+    const only = (r: PolicyRule) => facts({ grant: { id: "0xgrant", poolId: "0xpool", coinType: SUI_COIN_TYPE, policyRules: [r] } })
     expect(decideAcceptance(only(rule({ serviceIds: [ServiceId.make(SERVICE)] })))._tag).toBe("Accepted")
     expect(decideAcceptance(only(rule({ serviceIds: [ServiceId.make(OTHER_SERVICE)] })))).toEqual({ _tag: "Refused", refusal: "policy" })
     expect(decideAcceptance(only(rule({ recipients: [SuiAddress.make("0x" + "c".repeat(64))] })))).toEqual({ _tag: "Refused", refusal: "policy" })

@@ -1,13 +1,12 @@
 import { encodePaymentResponseHeader } from "@x402/core/http"
 import { Receipt } from "mppx"
-import { Cause, Clock, Context, Duration, Effect, Exit, Layer, Option, Redacted, Schedule, Schema } from "effect"
+import { Cause, Clock, Context, Duration, Effect, Exit, Layer, Option, Redacted, Schedule } from "effect"
 import { Chain } from "@gateway/chain/Chain"
 import type { CatalogEntry } from "@gateway/domain/CatalogEntry"
 import { Conflict, ForeignDigest, type NotFound, NotFinal, TxFailed, Unavailable, Unverified, type VerificationError } from "@gateway/domain/Errors"
 import { paymentRequired } from "@gateway/domain/payment/PaymentRequired"
 import { mppReceipt, settleResponse } from "@gateway/domain/payment/Settlement"
 import { type ChallengeTerms, suiNetwork } from "@gateway/domain/payment/SuiDelegateOffer"
-import { PolicyRule } from "@gateway/domain/Policy"
 import { decideAcceptance, type Refusal as AcceptanceRefusal } from "@gateway/domain/payment/PaymentAcceptance"
 import { verifyPayment } from "@gateway/domain/verify/PaymentVerifier"
 import { AppConfig } from "../Config.ts"
@@ -55,10 +54,8 @@ const REFUSALS: Record<AcceptanceRefusal, (asset: string) => { readonly message:
 /** Who paid for a forward and how much, as the receipt reports it. */
 type PaidBy = { readonly payer: string; readonly amount: string }
 
-
-const UPSTREAM_TIMEOUT_MS = 15_000
-/** A forward still marked in flight after this long belongs to a request that died (crash, lost store): it may be taken over. */
-const STALE_FORWARD_MS = 4 * UPSTREAM_TIMEOUT_MS
+/** A forward still marked in flight this many upstream timeouts later belongs to a request that died (crash, lost store): it may be taken over. */
+const STALE_FORWARD_TIMEOUTS = 4
 
 /** The methods a service answers to: its declared one, and HEAD beside GET. */
 const methodsOf = (entry: CatalogEntry): ReadonlyArray<string> => entry.method === "GET" ? ["GET", "HEAD"] : [entry.method]
@@ -98,8 +95,6 @@ export class PaidCalls extends Context.Service<PaidCalls, {
       const rateLimits = yield* RateLimits
       const batchedLimits = yield* BatchedLimits
       const now = Effect.map(Clock.currentTimeMillis, (ms) => new Date(ms))
-      const decodeRules = Schema.decodeUnknownSync(Schema.Array(PolicyRule))
-
       const challengeKey = yield* keys.getOrCreate("payment_challenge")
       const mppSecret = mppSecretOf(challengeKey)
 
@@ -122,14 +117,14 @@ export class PaidCalls extends Context.Service<PaidCalls, {
       })
 
       // The seller has answered: a store that blinks now would strand the payment in flight for
-      // STALE_FORWARD_MS and call the seller twice, so the settling write is retried briefly.
+      // the stale-forward bound and call the seller twice, so the settling write is retried briefly.
       const persist = <A, E>(write: Effect.Effect<A, E>) => write.pipe(Effect.retry({ schedule: Schedule.exponential("20 millis"), times: 6 }))
       const limits = {
         allowHosts: config.upstreamAllowHosts,
         // As `host:port` with the scheme's default port filled in, as the forwarder compares them.
         ownHosts: [hostPortOf(new URL(publicUrl.origin))],
         maxBodyBytes: config.upstreamMaxBodyBytes,
-        timeoutMs: UPSTREAM_TIMEOUT_MS
+        timeoutMs: config.upstreamTimeoutMs
       }
       const proto = new URL(publicUrl.origin).protocol.replace(/:$/, "")
 
@@ -236,7 +231,7 @@ export class PaidCalls extends Context.Service<PaidCalls, {
           }
           return answered(target, credential, paid, kept.value)
         }
-        if (!(yield* repo.reclaim(payment.digest, STALE_FORWARD_MS))) return yield* inFlight()
+        if (!(yield* repo.reclaim(payment.digest, STALE_FORWARD_TIMEOUTS * config.upstreamTimeoutMs))) return yield* inFlight()
         return yield* forward(request, target, credential, paid)
       })
 
@@ -287,7 +282,7 @@ export class PaidCalls extends Context.Service<PaidCalls, {
           paidAtMs: Number(tx.timestampMs),
           challengeExpiresAtMs: claims.expiresAtMs,
           paidFromPool: paid.poolId,
-          grant: grant === undefined ? undefined : { ...grant, policyRules: decodeRules(grant.policyRules) },
+          grant,
           asked: { serviceId: asked.id, method: asked.method, path: asked.path, payTo: asked.payTo, asset: asked.asset }
         })
         switch (acceptance._tag) {

@@ -6,6 +6,8 @@ import { Grant } from "@gateway/domain/Grant"
 import type { DelegatedSignerId, GrantId } from "@gateway/domain/Ids"
 import { applyDecision, type DigestRecord, digestRecordFor, type FinalizeDecision, type FinalizeStep, type RecordedDigest } from "@gateway/domain/signer/DecideFinalize"
 import type { GrantMove } from "@gateway/domain/signer/PlanPrepare"
+import type { PayingGrant } from "@gateway/domain/payment/PaymentAcceptance"
+import { PolicyRule } from "@gateway/domain/Policy"
 import type { SuiAddress } from "@gateway/domain/SuiAddress"
 import { JsonColumn, onUniqueViolation, storeDecoded, storeUnavailable } from "../storage/Codecs.ts"
 
@@ -60,14 +62,13 @@ export interface TransitionInput {
   readonly decide: (locked: { readonly signer: DelegatedSigner; readonly grant: Grant; readonly record: DigestRecord }) => FinalizeDecision
 }
 
-/** The grant a verified payment came from: its id and its signer's policy snapshot. */
+/** A `PayingGrant` as stored: the policy snapshot is JSON, decoded to its rules here. */
 const PayingGrantRow = Schema.Struct({
   id: Schema.String,
   coinType: Schema.String,
   poolId: Schema.String,
-  policyRules: JsonColumn(Schema.Array(Schema.Unknown))
+  policyRules: JsonColumn(Schema.Array(PolicyRule))
 })
-export type PayingGrant = typeof PayingGrantRow.Type
 
 const SignerRow = Schema.Struct({ signer: SignerColumn })
 const RecordRow = Schema.Struct({ recorded: RecordColumn })
