@@ -28,7 +28,7 @@ describe("the server's source shape", () => {
 })
 
 describe("package entry points", () => {
-  for (const name of ["domain", "chain", "local-ledger", "client", "sui-pay", "agent-mcp"]) {
+  for (const name of ["domain", "chain", "local-ledger", "client", "sui-pay", "agent-mcp", "server", "console"]) {
     it(`@gateway/${name} exports chosen entry points, not every file`, () => {
       const manifest = JSON.parse(readFileSync(join(packages, name, "package.json"), "utf8")) as { exports: Record<string, unknown> }
       assert.deepStrictEqual(Object.keys(manifest.exports).filter((key) => key.includes("*")), [])
