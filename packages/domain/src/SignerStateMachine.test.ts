@@ -1,7 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import * as fc from "fast-check"
-import { aggregate, apply, type GrantViewStatus, type Transition, Transitions, viewStatus } from "./SignerStateMachine.ts"
-import { GrantStatus } from "./SignerStatus.ts"
+import { aggregate, apply, type Transition, Transitions, viewStatus } from "./SignerStateMachine.ts"
+import { GrantStatus, type GrantViewStatus } from "./SignerStatus.ts"
 
 const grantStatus = fc.constantFrom(...GrantStatus.literals)
 const viewed = fc.constantFrom<GrantViewStatus>(...GrantStatus.literals, "expired")

@@ -1,4 +1,4 @@
-import type { GrantStatus, SignerStatus } from "./SignerStatus.ts"
+import type { GrantStatus, GrantViewStatus, SignerStatus } from "./SignerStatus.ts"
 
 /**
  * The signer and grant lifecycle as data. A grant moves only along these
@@ -37,9 +37,6 @@ export const canApply = (transition: Transition, status: GrantStatus): boolean =
 
 export const apply = (transition: Transition, status: GrantStatus): GrantStatus | undefined =>
   canApply(transition, status) ? Transitions[transition].to : undefined
-
-/** A grant's status as read: a live grant whose expiry has passed reads as `expired`. */
-export type GrantViewStatus = GrantStatus | "expired"
 
 export const TERMINAL: ReadonlyArray<GrantViewStatus> = ["revoked", "failed", "expired"]
 

@@ -17,5 +17,6 @@ export type SignerStatus = typeof SignerStatus.Type
 export const GrantStatus = Schema.Literals(["pending", "active", "pausing", "paused", "revoking", "revoked", "failed"])
 export type GrantStatus = typeof GrantStatus.Type
 
-/** A grant reads as `expired` once its expiry has passed, whatever it stored. */
+/** A grant's status as read: a live grant whose expiry has passed reads as `expired`. */
 export const GrantViewStatus = Schema.Literals([...GrantStatus.literals, "expired"])
+export type GrantViewStatus = typeof GrantViewStatus.Type

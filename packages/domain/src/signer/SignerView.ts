@@ -1,7 +1,7 @@
 import type { DelegatedSigner, DelegatedSignerView } from "../DelegatedSigner.ts"
 import type { Grant, GrantView } from "../Grant.ts"
-import { aggregate, type GrantViewStatus, viewStatus } from "../SignerStateMachine.ts"
-import type { SignerStatus } from "../SignerStatus.ts"
+import { aggregate, viewStatus } from "../SignerStateMachine.ts"
+import type { GrantViewStatus, SignerStatus } from "../SignerStatus.ts"
 
 /** When a grant is read, and how long a pending grant's create stays valid (config `PENDING_GRANT_TTL_MS`). */
 export interface ReadAt {

@@ -1,0 +1,10 @@
+import { Effect } from "effect"
+import type { DelegatedSignerId } from "@gateway/domain/Ids"
+import { viewOf } from "@gateway/domain/signer/SignerView"
+import type { SuiAddress } from "@gateway/domain/SuiAddress"
+import { currentReadAt } from "./CurrentReadAt.ts"
+import { loadSigner } from "./LoadSigner.ts"
+
+export const getSigner = Effect.fn("Signers.get")(function*(owner: SuiAddress, id: DelegatedSignerId) {
+  return viewOf(yield* loadSigner(owner, id), yield* currentReadAt)
+})

@@ -1,0 +1,22 @@
+import { Effect, Option } from "effect"
+import { viewOf } from "@gateway/domain/signer/SignerView"
+import type { SuiAddress } from "@gateway/domain/SuiAddress"
+import { currentReadAt } from "./CurrentReadAt.ts"
+import { invalid } from "./SignerErrors.ts"
+import { SignerRepo } from "./SignerRepo.ts"
+
+export const listSigners = Effect.fn("Signers.list")(function*(owner: SuiAddress, query: { limit?: number; cursor?: string }) {
+  const repo = yield* SignerRepo
+  const limit = query.limit ?? 50
+  const cursor = query.cursor === undefined ? undefined : Buffer.from(query.cursor, "base64url").toString()
+  // A positive safe integer, as every seq this server issues is.
+  if (cursor !== undefined && !/^[1-9][0-9]{0,14}$/.test(cursor)) return yield* invalid("query.cursor: not a cursor this server issued")
+  const signers = yield* repo.list(owner, limit + 1, Option.map(Option.fromNullishOr(cursor), BigInt))
+  const at = yield* currentReadAt
+  const page = signers.slice(0, limit)
+  const last = page[page.length - 1]
+  return {
+    delegatedSigners: page.map((signer) => viewOf(signer, at)),
+    nextCursor: signers.length > limit && last !== undefined ? Buffer.from(last.seq.toString()).toString("base64url") : null
+  }
+})
