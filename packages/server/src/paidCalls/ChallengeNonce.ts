@@ -1,5 +1,10 @@
 import { createHmac, randomUUID } from "node:crypto"
+import type { ChallengeClaims } from "@gateway/domain/payment/PaidCallDecision"
 import { sameSecret } from "../secrets/SameSecret.ts"
+
+const MAC_BYTES = 16
+
+const macOf = (key: Uint8Array, body: string) => createHmac("sha256", key).update(body).digest().subarray(0, MAC_BYTES)
 
 /**
  * A 402 challenge's nonce carries its own terms: the service, the revision
@@ -12,16 +17,6 @@ import { sameSecret } from "../secrets/SameSecret.ts"
  * Layout: `<serviceId>.<revision>.<expiresAtMs>.<random>.<mac>`, all
  * characters a memo, a header value and a URL carry unescaped.
  */
-export interface ChallengeClaims {
-  readonly serviceId: string
-  readonly revision: number
-  readonly expiresAtMs: number
-}
-
-const MAC_BYTES = 16
-
-const macOf = (key: Uint8Array, body: string) => createHmac("sha256", key).update(body).digest().subarray(0, MAC_BYTES)
-
 export const mintNonce = (key: Uint8Array, claims: ChallengeClaims): string => {
   // A v4 UUID's 122 random bits: Node draws them from a cached entropy pool, not a syscall per 402.
   const body = `${claims.serviceId}.${claims.revision}.${claims.expiresAtMs}.${randomUUID().replaceAll("-", "")}`

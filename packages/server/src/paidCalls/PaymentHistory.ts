@@ -5,7 +5,8 @@ import { PaymentItem, type PaymentList, type PaymentOutcome } from "@gateway/dom
 import type { SuiAddress } from "@gateway/domain/SuiAddress"
 import { Catalog } from "../catalog/Catalog.ts"
 import { Signers } from "../signers/Signers.ts"
-import { type PaymentListCursor, type PaymentRecord, PaymentRepo } from "./PaymentRepo.ts"
+import type { PaymentListCursor, PaymentRecord } from "./PaymentReads.ts"
+import { PaymentRepo } from "./PaymentRepo.ts"
 
 const DEFAULT_LIMIT = 50
 

@@ -1,0 +1,71 @@
+import { Clock, Effect } from "effect"
+import { Chain } from "@gateway/chain/Chain"
+import type { CatalogEntry } from "@gateway/domain/CatalogEntry"
+import type { NotFound, Unavailable, VerificationError } from "@gateway/domain/Errors"
+import type { AskedCall, GatheredFacts, PaidCallNeed } from "@gateway/domain/payment/PaidCallDecision"
+import { carriesBody } from "@gateway/domain/payment/PaidCallMethods"
+import { verifyPayment } from "@gateway/domain/verify/PaymentVerifier"
+import { AppConfig } from "../Config.ts"
+import { Catalog, type Forwardable } from "../catalog/Catalog.ts"
+import { SignerRepo } from "../signers/SignerRepo.ts"
+import type { PaidCallRequest } from "./PaidCallRequest.ts"
+import type { PaymentCredential } from "./PaymentChallenge.ts"
+import { type ProvenRequest, provesPossession } from "./PaymentProofCheck.ts"
+import { PaymentRepo } from "./PaymentRepo.ts"
+
+/** A forward still marked in flight this many upstream timeouts later belongs to a request that died (crash, lost store): it may be taken over. */
+const STALE_FORWARD_TIMEOUTS = 4
+
+const askedCallOf = (entry: CatalogEntry): AskedCall => ({
+  serviceId: entry.id,
+  name: entry.name,
+  method: entry.method,
+  path: entry.path,
+  price: BigInt(entry.price),
+  payTo: entry.payTo,
+  asset: entry.asset
+})
+
+/** The request a proof must name, and the one the service's challenge describes. */
+const provenRequest = (request: PaidCallRequest, entry: CatalogEntry): ProvenRequest => ({
+  method: request.method,
+  declaredMethod: entry.method,
+  resourceUrl: entry.resourceUrl,
+  search: request.search,
+  body: carriesBody(request.method) ? request.body : new Uint8Array()
+})
+
+/**
+ * The fact `decidePaidCall` asked for: a read, or for `Claim` and `Reclaim` the write whose outcome is the fact
+ * (whether this request now holds the payment).
+ */
+export const gatherFact = Effect.fnUntraced(function*(
+  need: PaidCallNeed,
+  request: PaidCallRequest,
+  target: Forwardable,
+  credential: PaymentCredential
+): Effect.fn.Return<GatheredFacts, NotFound | Unavailable | VerificationError, PaymentRepo | Catalog | Chain | SignerRepo | AppConfig> {
+  const repo = yield* PaymentRepo
+  switch (need._tag) {
+    case "AskedCall":
+      return { asked: askedCallOf(yield* (yield* Catalog).atRevision(need.serviceId, need.revision)) }
+    case "RecordedPayment":
+      return { recorded: yield* repo.findPayment(credential.digest) }
+    case "ChainPayment": {
+      const chain = yield* Chain
+      const tx = yield* chain.getTransaction(credential.digest)
+      const paid = yield* verifyPayment({ pkg: chain.pkg, amount: need.amount, recipient: need.recipient, nonce: need.nonce }, tx)
+      return { paid: { ...paid, paidAtMs: Number(tx.timestampMs) } }
+    }
+    case "Possession":
+      return { proven: yield* provesPossession(credential, provenRequest(request, target.entry), need.payer) }
+    case "PayingGrant":
+      return { grant: yield* (yield* SignerRepo).findPayingGrant(need.grantObjectId) }
+    case "Claim":
+      return { held: yield* repo.claim(need.claim, new Date(yield* Clock.currentTimeMillis)) }
+    case "Reclaim": {
+      const config = yield* AppConfig
+      return { held: yield* repo.reclaim(credential.digest, STALE_FORWARD_TIMEOUTS * config.upstreamTimeoutMs) }
+    }
+  }
+})

@@ -1,0 +1,64 @@
+import { Cause, Effect, Exit, Option } from "effect"
+import { ForeignDigest, NotFinal, TxFailed, Unverified } from "@gateway/domain/Errors"
+import { clientKey } from "@gateway/domain/limits/ClientKey"
+import { perMinute } from "@gateway/domain/limits/Quota"
+import { allowedMethods } from "@gateway/domain/payment/PaidCallMethods"
+import { AppConfig } from "../Config.ts"
+import { Catalog } from "../catalog/Catalog.ts"
+import { BatchedLimits } from "../limits/BatchedLimits.ts"
+import { RateLimits } from "../limits/RateLimits.ts"
+import { mintChallenge } from "./MintChallenge.ts"
+import type { PaidCallRefusal, PaidCallRequest, PaidCallResult } from "./PaidCallRequest.ts"
+import { readCredential } from "./PaymentChallenge.ts"
+import { PaymentChallengeKey } from "./PaymentChallengeKey.ts"
+import { presentPayment } from "./PresentPayment.ts"
+
+const tooManyChallenges = {
+  message: "Too many payment challenges asked for by this client: try again after Retry-After seconds",
+  reason: "payment_challenges_rate_limited"
+}
+
+const tooManyFailures = {
+  message: "Too many payment credentials from this client failed: try again after Retry-After seconds",
+  reason: "payment_presentations_rate_limited"
+}
+
+/**
+ * A presentation that did not fail by the presenter's doing: answered, or refused for a reason of the seller's, the
+ * store's or the chain's. A fresh 402 for its credential, a payment that does not verify, and a presenter who hung
+ * up (an interruption, no error) are the presenter's.
+ */
+const notThePresentersFault = (exit: Exit.Exit<PaidCallResult, PaidCallRefusal>) =>
+  Exit.isSuccess(exit)
+    ? exit.value._tag !== "PaymentRequired"
+    : Option.exists(
+      Cause.findErrorOption(exit.cause),
+      (e) => !(e instanceof NotFinal || e instanceof Unverified || e instanceof TxFailed || e instanceof ForeignDigest)
+    )
+
+/** A call to a service's paid-call address: refused for its method, challenged without a credential, or presented. */
+export const handlePaidCall = Effect.fn("PaidCalls.handle")(function*(request: PaidCallRequest) {
+  const config = yield* AppConfig
+  const target = yield* (yield* Catalog).forForwarding(request.serviceId)
+  const { entry } = target
+  // A service is paid for, and called, only with its declared method: no other is challenged, accepted or forwarded.
+  const allow = allowedMethods(entry.method)
+  if (!allow.includes(request.method)) return { _tag: "MethodNotAllowed" as const, allow }
+  const credential = readCredential(request.headers, (yield* PaymentChallengeKey).mppSecret)
+  if (credential === undefined) {
+    // Minting stays write-free: the limit is counted in memory and added to the store in batches.
+    const challenges = perMinute(config.paymentChallengesPerMinute)
+    yield* (yield* BatchedLimits).admit(`paid_challenges:${clientKey(request.clientAddress)}`, challenges, tooManyChallenges)
+    return yield* mintChallenge(entry, "payment_required")
+  }
+  // Each credential costs a chain read: a client whose credentials keep failing (made-up digests on freely minted
+  // nonces) is refused before that, counted in the store across replicas. Every presentation takes a unit before
+  // the read, so neither a burst nor a hang-up gets past the count, and one that was not the presenter's failure
+  // gives it back: a client that pays properly never reaches the limit.
+  const rateLimits = yield* RateLimits
+  const presentations = perMinute(config.paymentFailuresPerMinute)
+  const taken = yield* rateLimits.take(`paid_presentation_failures:${clientKey(request.clientAddress)}`, presentations, tooManyFailures)
+  return yield* presentPayment(request, target, credential).pipe(
+    Effect.onExit((exit) => notThePresentersFault(exit) ? Effect.ignore(rateLimits.giveBack(taken, 1)) : Effect.void)
+  )
+})

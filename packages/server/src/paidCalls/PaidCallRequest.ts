@@ -1,0 +1,21 @@
+import type { Conflict, NotFound, Unavailable, VerificationError } from "@gateway/domain/Errors"
+import type { Limited } from "../limits/Limited.ts"
+
+export interface PaidCallRequest {
+  readonly serviceId: string
+  readonly method: string
+  readonly search: string
+  readonly headers: Readonly<Record<string, string | undefined>>
+  readonly body: Uint8Array
+  /** The caller's network address, as the seller's `X-Forwarded-For`. */
+  readonly clientAddress: string | undefined
+}
+
+export type PaidCallResult =
+  | { readonly _tag: "PaymentRequired"; readonly body: unknown; readonly headers: Record<string, string> }
+  | { readonly _tag: "Forwarded"; readonly status: number; readonly body: Uint8Array; readonly headers: Record<string, string> }
+  /** The service is not called with this method: nothing is challenged, accepted or forwarded. */
+  | { readonly _tag: "MethodNotAllowed"; readonly allow: ReadonlyArray<string> }
+
+/** Why a paid call was not answered. */
+export type PaidCallRefusal = NotFound | Conflict | Unavailable | VerificationError | Limited
