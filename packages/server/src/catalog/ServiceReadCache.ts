@@ -1,6 +1,6 @@
 import { Context, Effect, Layer } from "effect"
-import type { LiveTerms } from "./Catalog.ts"
 import { CatalogChanges } from "./CatalogChanges.ts"
+import type { LiveTerms } from "./LiveTerms.ts"
 
 /** The headers every public catalog read carries besides its ETag. */
 export const CATALOG_CACHE_CONTROL = "public, max-age=5"

@@ -28,7 +28,6 @@ const toPolicy = (row: typeof PolicyRow.Type): Policy =>
 const toProfile = (row: typeof ProfileRow.Type): Profile =>
   Schema.decodeUnknownSync(Profile)({ ...row, createdAt: row.createdAt.toISOString() })
 
-
 const OwnerIds = Schema.Struct({ owner: Schema.String, ids: Schema.Array(Schema.String) })
 
 /** SQL for owner-scoped policy rows and profiles; every query is confined to one owner. */
@@ -94,17 +93,17 @@ export class PolicyRepo extends Context.Service<PolicyRepo, {
         listPolicies: (owner) =>
           listPolicies(owner).pipe(Effect.map((rows) => rows.map(toPolicy)), storeDecoded, Effect.withSpan("PolicyRepo.listPolicies")),
         findPolicies: (owner, ids) =>
-          ids.length === 0
-            ? Effect.succeed([])
-            : findPolicies({ owner, ids }).pipe(Effect.map((rows) => rows.map(toPolicy)), storeDecoded, Effect.withSpan("PolicyRepo.findPolicies")),
+          (ids.length === 0 ? Effect.succeed([]) : findPolicies({ owner, ids }).pipe(Effect.map((rows) => rows.map(toPolicy)), storeDecoded)).pipe(
+            Effect.withSpan("PolicyRepo.findPolicies")
+          ),
         insertProfile: (p) =>
           insertProfile(p).pipe(Effect.map(toProfile), storeDecoded, Effect.withSpan("PolicyRepo.insertProfile")),
         listProfiles: (owner) =>
           listProfiles(owner).pipe(Effect.map((rows) => rows.map(toProfile)), storeDecoded, Effect.withSpan("PolicyRepo.listProfiles")),
         findProfiles: (owner, ids) =>
-          ids.length === 0
-            ? Effect.succeed([])
-            : findProfiles({ owner, ids }).pipe(Effect.map((rows) => rows.map(toProfile)), storeDecoded, Effect.withSpan("PolicyRepo.findProfiles"))
+          (ids.length === 0 ? Effect.succeed([]) : findProfiles({ owner, ids }).pipe(Effect.map((rows) => rows.map(toProfile)), storeDecoded)).pipe(
+            Effect.withSpan("PolicyRepo.findProfiles")
+          )
       })
     })
   )

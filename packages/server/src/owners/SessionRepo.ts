@@ -1,7 +1,8 @@
 import { Context, Effect, Layer, Option, Schema } from "effect"
 import { SqlClient, SqlSchema, type Statement } from "effect/sql"
 import type { Unavailable } from "@gateway/domain/Errors"
-import { storeDecoded, storeUnavailable } from "../storage/Codecs.ts"
+import { SuiAddress } from "@gateway/domain/SuiAddress"
+import { Count, storeDecoded, storeUnavailable } from "../storage/Codecs.ts"
 
 /** What one sweep deleted. */
 export interface Swept {
@@ -9,6 +10,8 @@ export interface Swept {
   readonly sessions: number
   readonly internalHops: number
 }
+
+const DeletedCount = Schema.Struct({ n: Count })
 
 /** SQL for sign-in challenges, owner sessions and used internal-hop credentials. */
 export class SessionRepo extends Context.Service<SessionRepo, {
@@ -20,7 +23,8 @@ export class SessionRepo extends Context.Service<SessionRepo, {
    */
   consumeChallenge(c: { nonce: string; address: string; message: string; now: Date }): Effect.Effect<boolean, Unavailable>
   insertSession(s: { tokenHash: string; address: string; createdAt: Date; expiresAt: Date }): Effect.Effect<void, Unavailable>
-  findSession(tokenHash: string, now: Date): Effect.Effect<Option.Option<string>, Unavailable>
+  /** The owner of an unexpired session. */
+  findSession(tokenHash: string, now: Date): Effect.Effect<Option.Option<SuiAddress>, Unavailable>
   /** Deletes one session; how many were deleted (0 or 1). */
   deleteSession(tokenHash: string): Effect.Effect<number, Unavailable>
   /** Deletes every session of an owner; how many were deleted. */
@@ -36,13 +40,13 @@ export class SessionRepo extends Context.Service<SessionRepo, {
       const sql = yield* SqlClient.SqlClient
       /** Runs a DELETE … RETURNING 1 and counts its rows in the store, so no row travels back. */
       const deleted = (statement: Statement.Statement<unknown>) =>
-        Effect.map(
-          sql<{ n: number }>`WITH gone AS (${statement}) SELECT count(*)::int AS n FROM gone`,
-          (rows) => rows[0]?.n ?? 0
+        sql`WITH gone AS (${statement}) SELECT count(*)::int AS n FROM gone`.pipe(
+          Effect.flatMap((rows) => Schema.decodeUnknownEffect(DeletedCount)(rows[0])),
+          Effect.map(({ n }) => n)
         )
       const sessionOwner = SqlSchema.findOneOption({
         Request: Schema.Struct({ tokenHash: Schema.String, now: Schema.Date }),
-        Result: Schema.Struct({ address: Schema.String }),
+        Result: Schema.Struct({ address: SuiAddress }),
         execute: ({ tokenHash, now }) =>
           sql`SELECT address FROM owner_sessions WHERE token_hash = ${tokenHash} AND expires_at > ${now.toISOString()}`
       })
@@ -78,12 +82,12 @@ export class SessionRepo extends Context.Service<SessionRepo, {
           ),
         deleteSession: (tokenHash) =>
           deleted(sql`DELETE FROM owner_sessions WHERE token_hash = ${tokenHash} RETURNING 1`).pipe(
-            storeUnavailable,
+            storeDecoded,
             Effect.withSpan("SessionRepo.deleteSession")
           ),
         deleteSessionsOf: (address) =>
           deleted(sql`DELETE FROM owner_sessions WHERE address = ${address} RETURNING 1`).pipe(
-            storeUnavailable,
+            storeDecoded,
             Effect.withSpan("SessionRepo.deleteSessionsOf")
           ),
         deleteExpired: (now) =>
@@ -91,7 +95,7 @@ export class SessionRepo extends Context.Service<SessionRepo, {
             challenges: deleted(sql`DELETE FROM auth_challenges WHERE expires_at <= ${now.toISOString()} RETURNING 1`),
             sessions: deleted(sql`DELETE FROM owner_sessions WHERE expires_at <= ${now.toISOString()} RETURNING 1`),
             internalHops: deleted(sql`DELETE FROM internal_hops WHERE expires_at <= ${now.toISOString()} RETURNING 1`)
-          }).pipe(storeUnavailable, Effect.withSpan("SessionRepo.deleteExpired")),
+          }).pipe(storeDecoded, Effect.withSpan("SessionRepo.deleteExpired")),
         useInternalHop: (mac, expiresAt, now) =>
           sql.withTransaction(
             Effect.gen(function*() {

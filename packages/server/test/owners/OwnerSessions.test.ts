@@ -4,7 +4,7 @@ import { assert, describe, layer } from "@effect/vitest"
 import { Effect, Layer } from "effect"
 import { FetchLayer, makeApiClient, signIn, withOwner } from "@gateway/client"
 import { SuiAddress } from "@gateway/domain/SuiAddress"
-import { internalHopMac } from "../../src/owners/OwnerSessions.ts"
+import { internalHopMac } from "../../src/owners/InternalHop.ts"
 import { failsWith } from "../support/Assertions.ts"
 import { BaseUrl, INTERNAL_SECRET, layerTestServer } from "../support/TestServer.ts"
 

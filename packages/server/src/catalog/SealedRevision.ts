@@ -1,0 +1,22 @@
+import { Effect } from "effect"
+import type { RegisterService } from "@gateway/domain/CatalogEntry"
+import type { SuiAddress } from "@gateway/domain/SuiAddress"
+import { SellerCredentials } from "../upstream/SellerCredentials.ts"
+import type { Revision } from "./StoredService.ts"
+
+/**
+ * A revision's terms and upstream, with the credential sealed for this
+ * service and seller: a new one when given, none when null, and when
+ * absent the one the service's newest revision holds (`kept`).
+ */
+export const sealedRevision = Effect.fnUntraced(function*(owner: SuiAddress, id: string, body: RegisterService, kept: string | null) {
+  const credentials = yield* SellerCredentials
+  const { upstreamUrl, upstreamCredential, ...terms } = body
+  const sealedCredential = upstreamCredential === undefined
+    ? kept
+    : upstreamCredential === null
+    ? null
+    : credentials.seal(id, owner, upstreamCredential)
+  const revision: Omit<Revision, "revision"> = { terms, upstreamUrl, sealedCredential }
+  return revision
+})
