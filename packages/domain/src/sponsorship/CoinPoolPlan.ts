@@ -6,6 +6,14 @@ export interface PoolCoin {
   readonly balance: bigint
 }
 
+/** A coin version somebody holds: a build or maintenance, reserved or co-signed. */
+export interface HeldCoin {
+  readonly coinId: string
+  readonly coinVersion: string
+  readonly state: "reserved" | "signed"
+  readonly epoch: bigint
+}
+
 /** The pool the sponsor keeps (SPONSOR_POOL_COINS, SPONSOR_COIN_MIST). */
 export interface PoolShape {
   /** Free coins the pool keeps, so that many builds can hold one each at once. */
@@ -53,6 +61,38 @@ export const buildCoins = (coins: ReadonlyArray<PoolCoin>, held: ReadonlySet<str
 
 /** The pool runs low below a quarter of its size: a build that sees this asks the leader for a round. */
 export const runsLow = (free: number, shape: PoolShape): boolean => free < Math.max(1, Math.ceil(shape.coins / 4))
+
+/** The coins one build of a given budget may try, and what its refusal says when none is free. */
+export interface BuildCandidates {
+  readonly coins: ReadonlyArray<PoolCoin>
+  /** Under a quarter of the pool is free: the build asks the leader for a round. */
+  readonly runsLow: boolean
+  /** Some coin of the sponsor's could pay the budget: none free means busy, not unfunded. */
+  readonly funded: boolean
+}
+
+/** The free coins that can pay `budget` (see `buildCoins`); whether the pool runs low; whether the sponsor could pay it at all. */
+export const buildCandidates = (coins: ReadonlyArray<PoolCoin>, held: ReadonlySet<string>, shape: PoolShape, budget: bigint): BuildCandidates => {
+  const free = buildCoins(coins, held, shape)
+  return { coins: free.filter((c) => c.balance >= budget), runsLow: runsLow(free.length, shape), funded: coins.some((c) => c.balance >= budget) }
+}
+
+/** What a round finds held: the co-signed versions it lets go of, and the coins still held. */
+export interface Holds {
+  readonly dead: ReadonlyArray<HeldCoin>
+  readonly stillHeld: ReadonlySet<string>
+}
+
+/**
+ * A co-signed coin version that is no longer the coin's current one (the
+ * transaction executed, or the coin moved on), or whose epoch ended, can never
+ * execute: it is dead and held no longer. Everything else stays held.
+ */
+export const sortHolds = (coins: ReadonlyArray<PoolCoin>, held: ReadonlyArray<HeldCoin>, epoch: bigint): Holds => {
+  const current = new Set(coins.map((c) => `${c.objectId}@${c.version}`))
+  const isDead = (h: HeldCoin) => h.state === "signed" && (!current.has(`${h.coinId}@${h.coinVersion}`) || h.epoch < epoch)
+  return { dead: held.filter(isDead), stillHeld: new Set(held.filter((h) => !isDead(h)).map((h) => h.coinId)) }
+}
 
 /**
  * What one maintenance round does, if anything: the largest free coin (the

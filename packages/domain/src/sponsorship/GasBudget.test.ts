@@ -1,5 +1,5 @@
 import { assert, describe, it } from "@effect/vitest"
-import { budgetFromSimulation, grossCost, netCharge, unspent } from "./GasBudget.ts"
+import { budgetFromSimulation, grossCost, netCharge, recheckRefusal, unspent } from "./GasBudget.ts"
 
 /** A sponsored grant create on LocalLedger at a reference price of 1000. */
 const CREATE = { computationCost: 1_000_000n, storageCost: 5_244_000n, storageRebate: 3_024_648n }
@@ -30,5 +30,11 @@ describe("gas budget arithmetic", () => {
     assert.strictEqual(unspent(6_332_000n, rebated), 6_332_000n)
     const overBudget = { computationCost: 9_000_000n, storageCost: 0n, storageRebate: 0n }
     assert.strictEqual(unspent(6_000_000n, overBudget), 0n)
+  })
+
+  it("co-signs after the second simulation only what still succeeds within its budget, the rebate aside", () => {
+    assert.isUndefined(recheckRefusal({ ok: true, gas: CREATE }, 6_244_000n), "exactly the budget")
+    assert.strictEqual(recheckRefusal({ ok: true, gas: CREATE }, 6_243_999n), "simulation: the call would now cost more than its budget")
+    assert.strictEqual(recheckRefusal({ ok: false, error: "MoveAbort 3" }, 7_244_000n), "simulation: the call would abort now: MoveAbort 3")
   })
 })

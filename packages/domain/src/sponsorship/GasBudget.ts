@@ -5,6 +5,11 @@ export interface GasUsed {
   readonly storageRebate: bigint
 }
 
+/** What a simulation says the transaction would do: succeed at this cost, or fail (an abort, or refused before execution). */
+export type Simulation =
+  | { readonly ok: true; readonly gas: GasUsed }
+  | { readonly ok: false; readonly error: string }
+
 /** Sui's safety margin on an estimated budget, in gas units (the SDK's and full node's `GAS_SAFE_OVERHEAD`). */
 export const SAFE_OVERHEAD_UNITS = 1_000n
 
@@ -42,3 +47,15 @@ export const unspent = (budget: bigint, gas: GasUsed): bigint => {
   const spent = netCharge(gas)
   return spent >= budget ? 0n : budget - spent
 }
+
+/**
+ * Why a build may no longer be co-signed, judged by a second simulation just
+ * before co-signing, or undefined when it may: the chain may have moved since
+ * the build, and what would abort now, or cost more than its budget, is refused.
+ */
+export const recheckRefusal = (simulated: Simulation, budget: bigint): string | undefined =>
+  !simulated.ok
+    ? `simulation: the call would abort now: ${simulated.error}`
+    : grossCost(simulated.gas) > budget
+    ? "simulation: the call would now cost more than its budget"
+    : undefined

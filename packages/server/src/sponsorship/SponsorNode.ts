@@ -6,13 +6,8 @@ import { describeExecutionError } from "@gateway/chain/sui/ExecutionErrorText"
 import { SUI_COIN_TYPE } from "@gateway/domain/chain/SpendAccountModule"
 import { Unavailable } from "@gateway/domain/Errors"
 import type { PoolCoin } from "@gateway/domain/sponsorship/CoinPoolPlan"
-import type { GasUsed } from "@gateway/domain/sponsorship/GasBudget"
+import type { GasUsed, Simulation } from "@gateway/domain/sponsorship/GasBudget"
 import { SuiNode } from "../sui/SuiNode.ts"
-
-/** What a simulation says the transaction would do: succeed at this cost, or fail (an abort, or refused before execution). */
-export type Simulation =
-  | { readonly ok: true; readonly gas: GasUsed }
-  | { readonly ok: false; readonly error: string }
 
 export interface Executed {
   readonly digest: string
