@@ -18,6 +18,7 @@ import { registerService } from "./RegisterService.ts"
 import { serviceAtRevision } from "./ServiceAtRevision.ts"
 import { serviceForForwarding } from "./ServiceForForwarding.ts"
 import { ServiceReadCache } from "./ServiceReadCache.ts"
+import { withServices } from "../UseCase.ts"
 
 /** What forwarding a paid call needs; never returned to callers. The credential is opened at each call, never cached. */
 export interface Forwardable {
@@ -60,8 +61,7 @@ export class Catalog extends Context.Service<Catalog, {
       const services = Context.pick(CatalogRepo, AppConfig, PublicUrl, Chain, CatalogChanges, ServiceReadCache, SellerCredentials)(
         yield* Effect.context<UseCaseServices>()
       )
-      const provided = <Args extends ReadonlyArray<unknown>, A, E>(useCase: (...args: Args) => Effect.Effect<A, E, UseCaseServices>) =>
-      (...args: Args): Effect.Effect<A, E> => Effect.provideContext(useCase(...args), services)
+      const provided = withServices(services)
       return Catalog.of({
         register: provided(registerService),
         edit: provided(editService),

@@ -15,6 +15,7 @@ import { signIn } from "./SignIn.ts"
 import type { ClientAddress } from "./SignInLimits.ts"
 import { signOut } from "./SignOut.ts"
 import { sweepSignIns } from "./SweepSignIns.ts"
+import { withServices } from "../UseCase.ts"
 
 /** What the use cases take from their context. */
 type UseCaseServices = AppConfig | SessionRepo | PublicUrl | RateLimits
@@ -47,8 +48,7 @@ export class OwnerSessions extends Context.Service<OwnerSessions, {
     Effect.gen(function*() {
       // Only these services, so each call keeps its own clock, tracer and parent span.
       const services = Context.pick(AppConfig, SessionRepo, PublicUrl, RateLimits)(yield* Effect.context<UseCaseServices>())
-      const provided = <Args extends ReadonlyArray<unknown>, A, E>(useCase: (...args: Args) => Effect.Effect<A, E, UseCaseServices>) =>
-      (...args: Args): Effect.Effect<A, E> => Effect.provideContext(useCase(...args), services)
+      const provided = withServices(services)
       const config = yield* AppConfig
       yield* Effect.forkScoped(Effect.repeat(provided(sweepSignIns)(), Schedule.spaced(Duration.millis(config.storeSweepIntervalMs))))
       return OwnerSessions.of({

@@ -25,6 +25,7 @@ import { prepareResume } from "./PrepareResume.ts"
 import { prepareRevoke } from "./PrepareRevoke.ts"
 import { signerManifest } from "./SignerManifest.ts"
 import { SignerRepo } from "./SignerRepo.ts"
+import { withServices } from "../UseCase.ts"
 
 /** What the use cases take from their context. */
 type UseCaseServices = AppConfig | SignerRepo | Policies | Chain | GrantVerification | PublicUrl
@@ -44,8 +45,7 @@ export class Signers extends Context.Service<Signers, {
     Effect.gen(function*() {
       // Only these services, so each call keeps its own clock, tracer and parent span.
       const services = Context.pick(AppConfig, SignerRepo, Policies, Chain, GrantVerification, PublicUrl)(yield* Effect.context<UseCaseServices>())
-      const provided = <Args extends ReadonlyArray<unknown>, A, E>(useCase: (...args: Args) => Effect.Effect<A, E, UseCaseServices>) =>
-      (...args: Args): Effect.Effect<A, E> => Effect.provideContext(useCase(...args), services)
+      const provided = withServices(services)
       return Signers.of({
         create: provided(createSigner),
         list: provided(listSigners),
