@@ -21,6 +21,14 @@ import type { Execution } from "../../src/Execution.ts"
 import { GAS_UNITS, Rejection } from "../../src/execute/Admission.ts"
 import { FunctionIndex } from "../../src/execute/SpendAccountEntries.ts"
 import { storageCost } from "../../src/LedgerObject.ts"
+import {
+  expectedFailure,
+  generatedBlockOf,
+  MOVE_ADDRESSES,
+  MOVE_TESTS_FILE,
+  renderMoveVectorTests,
+  tallyOf
+} from "./MoveVectorTests.ts"
 import { type Ran, VectorRunner } from "./VectorRunner.ts"
 import { BIG_COIN, GRANT, ModuleVectors, type Outcome, U64_MAX, type Vector } from "./Vectors.ts"
 import { DELEGATE, GAS_PRICE, OWNER, World } from "./World.ts"
@@ -116,6 +124,16 @@ const assertGrantCreatedVerifies = (runner: VectorRunner, ran: Ran) =>
     assert.strictEqual(verified.grantObjectId, created.grant_id)
   })
 
+/** The pool's value and the grant's spent that a success row's Move test expects (`tallyOf`) are what the executor left. */
+const assertTally = (runner: VectorRunner, vector: Vector) => {
+  const tally = tallyOf([...vector.given, vector.when])
+  const pool = runner.world.get(runner.poolId).data
+  assert.strictEqual(pool._tag === "Pool" ? pool.balance : undefined, tally.poolValue, `${vector.name}: the pool's value`)
+  if (runner.grantId === undefined) return assert.isUndefined(tally.spent, `${vector.name}: no grant`)
+  const grant = runner.world.get(runner.grantId).data
+  assert.strictEqual(grant._tag === "Grant" ? grant.spent : undefined, tally.spent, `${vector.name}: the grant's spent`)
+}
+
 describe("module vectors against execute()", () => {
   for (const vector of ModuleVectors) {
     it.effect(vector.name, () =>
@@ -128,6 +146,7 @@ describe("module vectors against execute()", () => {
         const ran = yield* Effect.promise(() => runner.step(vector.when))
         if (ran === undefined) return assert.fail("a vector's call must be a transaction")
         assertOutcome(runner, vector, ran, vector.then)
+        if ("ok" in vector.then) assertTally(runner, vector)
         if ("ok" in vector.then && vector.then.ok === "GrantCreated" && vector.when.op === "createGrant" && vector.when.grantId === undefined) {
           yield* assertGrantCreatedVerifies(runner, ran)
         }
@@ -135,25 +154,33 @@ describe("module vectors against execute()", () => {
   }
 })
 
-/** What a Move `#[test]` attribute must say for an outcome: nothing for a success, else the abort it expects. */
-const expectedFailure = (outcome: Outcome) => {
-  if ("ok" in outcome) return undefined
-  if ("abort" in outcome) return `abort_code = spend_account::spend_account::${outcome.abort}`
-  if ("frameworkAbort" in outcome) return `abort_code = sui::${outcome.frameworkAbort.split("::")[0]}::`
-  return `arithmetic_error, location = sui::${outcome.arithmeticError.split("::")[0]}`
-}
+describe("the Move tests of the vectors are generated from them", () => {
+  const moveTests = readFileSync(new URL(`../../../../${MOVE_TESTS_FILE}`, import.meta.url), "utf8")
 
-describe("the Move tests mirror the vectors", () => {
-  const moveTests = readFileSync(new URL("../../../chain/move/tests/spend_account_tests.move", import.meta.url), "utf8")
+  it("the generated block of spend_account_tests.move is what MoveVectorTests renders from the table now", () => {
+    assert.strictEqual(
+      generatedBlockOf(moveTests),
+      renderMoveVectorTests(ModuleVectors),
+      `${MOVE_TESTS_FILE} is out of step with Vectors.ts: run \`npm run move-vectors\``
+    )
+  })
+
   for (const vector of ModuleVectors) {
-    it(`${vector.name} has a #[test] of the same name expecting the same outcome`, () => {
-      const found = new RegExp(`#\\[test(?:, expected_failure\\(([^)]*)\\))?\\]\\nfun ${vector.name}\\(\\)`).exec(moveTests)
-      if (found === null) return assert.fail(`no #[test] fun ${vector.name}() in spend_account_tests.move`)
-      const want = expectedFailure(vector.then)
-      if (want === undefined) return assert.isUndefined(found[1], "a success expects no failure")
-      assert.include(found[1] ?? "", want)
+    it(`${vector.name} has one #[test] of the same name, generated, expecting the same outcome`, () => {
+      // Another `fun` of the name (a hand-written test left behind) would not compile.
+      assert.lengthOf([...moveTests.matchAll(new RegExp(`^fun ${vector.name}\\(`, "gm"))], 1, `one fun ${vector.name} in ${MOVE_TESTS_FILE}`)
+      const found = new RegExp(`#\\[test(?:, expected_failure\\((.*)\\))?\\]\\nfun ${vector.name}\\(\\)`).exec(generatedBlockOf(moveTests))
+      if (found === null) return assert.fail(`no generated #[test] fun ${vector.name}() in ${MOVE_TESTS_FILE}: run \`npm run move-vectors\``)
+      assert.strictEqual(found[1], expectedFailure(vector.then))
     })
   }
+
+  it("the generated tests name the World's addresses", () => {
+    for (const [address, name] of MOVE_ADDRESSES) {
+      const found = new RegExp(`^const ${name}: address = @(0x[0-9a-fA-F]+);$`, "m").exec(moveTests)
+      assert.strictEqual(normalizeSuiAddress(found?.[1] ?? ""), address, `const ${name} in ${MOVE_TESTS_FILE}`)
+    }
+  })
 })
 
 describe("the executor cites the Move checks it mirrors", () => {

@@ -4,9 +4,11 @@ import { DELEGATE, OWNER, STRANGER } from "./World.ts"
 /**
  * The one table of module vectors: a state built by earlier calls, one call,
  * and what it must do. `Vectors.test.ts` runs every row against `execute()`;
- * `packages/chain/move/tests/spend_account_tests.move` has a `#[test]` of the
- * same name for every row, so the executor and the Move module cannot drift
- * where the Sui CLI is absent. Add a row here and its Move test together.
+ * the `#[test]` of each row in `packages/chain/move/tests/spend_account_tests.move`
+ * is generated from it (`MoveVectorTests.ts`), every field of every step an
+ * argument there, so the executor and the Move module cannot drift where the
+ * Sui CLI is absent. After adding or changing a row, run `npm run move-vectors`:
+ * `Vectors.test.ts` fails while the Move file's generated block is stale.
  */
 
 /** A generic coin type: its `type_name` carries the type argument's address too. */
