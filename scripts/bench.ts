@@ -4,39 +4,35 @@
  * bench/results.json and bench/results.svg. Bounded: a few seconds per load.
  * Part A runs the real server as `npm start` does, in its own process (PGlite,
  * or PostgreSQL when DATABASE_URL is set) and loads it from this process with
- * autocannon. Part B starts the gateway the same way (LocalLedger
- * checkpointing every 20 ms) to time the signer lifecycle stage by stage and
- * a paid call against an upstream in this process; its owners and agent are
- * wallets in this process that reach the ledger through a `SuiGrpcClient` on
- * the gateway's `/sui` over HTTP, with SUI from its faucet, and wait for a
- * checkpoint as a wallet does, by reading the transaction until it has one. Beside our 402
- * minting runs a peer: `@x402/express`'s payment middleware offering the same
- * terms in its own process (bench/X402Peer.ts). `BENCH_ONLY=402` runs just
- * those two loads and prints them, `BENCH_ONLY=lifecycle` just part B, for
- * working on either; `BENCH_CPU_PROFILE_DIR=<dir>` has part B's gateway write
- * a V8 CPU profile there when it stops.
+ * autocannon. Beside our 402 minting runs a peer: `@x402/express`'s payment
+ * middleware offering the same terms in its own process (bench/X402Peer.ts).
+ * Part B measures the gateway alone (bench/GatewayAlone.ts): the same bundle
+ * in live mode in its own process, against `npm run ledger` in another, with
+ * the owners' and agent's wallets here; it times the signer lifecycle stage
+ * by stage and paid calls against an upstream in this process, and counts the
+ * CPU each process uses per operation, on PostgreSQL (DATABASE_URL or the
+ * local default, in a fresh schema) and on PGlite. `BENCH_ONLY=402` runs just
+ * the two 402 loads and prints them, `BENCH_ONLY=lifecycle` just part B, for
+ * working on either; `BENCH_CPU_PROFILE_DIR=<dir>` has part B's gateway on
+ * PostgreSQL write a V8 CPU profile there when it stops.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { requestSuiFromFaucetV2 } from "@mysten/sui/faucet"
-import { SuiGrpcClient } from "@mysten/sui/grpc"
 import { Ed25519Keypair } from "@mysten/sui/keypairs/ed25519"
-import { Duration, Effect, Record } from "effect"
+import { Effect, Record } from "effect"
 import { FetchLayer, makeApiClient, signIn, withOwner } from "@gateway/client"
-import { makeAgent } from "@gateway/client/AgentSdk"
-import { untilCheckpointed } from "@gateway/client/Finality"
-import { executeKind } from "@gateway/client/OwnerWallet"
-import { PositiveAtomicAmount } from "@gateway/domain/Amount"
-import { CoinType } from "@gateway/domain/CoinType"
-import { SUI_COIN_TYPE } from "@gateway/domain/chain/SpendAccountModule"
 import { SuiAddress } from "@gateway/domain/SuiAddress"
 import { startBaseline } from "./bench/Baseline.ts"
 import { measurePageWeight } from "./bench/PageWeight.ts"
 import { barChart } from "./bench/Chart.ts"
+import { gatewayAlone } from "./bench/GatewayAlone.ts"
 import { interleavedMedians, load, type LoadFigures } from "./bench/Load.ts"
 import { machineTimes, stealShare } from "./bench/HostSteal.ts"
-import { cpuMs, type RunningServer, rssMiB, startGateway } from "./bench/ServerProcess.ts"
+import { step } from "./bench/Progress.ts"
+import { rssMiB, startGateway } from "./bench/ServerProcess.ts"
+import { terms } from "./bench/ServiceTerms.ts"
+import { median } from "./bench/Timing.ts"
 import { peerOfferOf, startX402Peer } from "./bench/X402Peer.ts"
 import { localUpstream } from "./LocalUpstream.ts"
 
@@ -45,29 +41,6 @@ const ONLY_402 = process.env.BENCH_ONLY === "402"
 const ONLY_LIFECYCLE = process.env.BENCH_ONLY === "lifecycle"
 /** How many live services part A seeds, all from one seller. */
 const SEEDED = ONLY_402 ? 1 : 1000
-const SUI = CoinType.make(SUI_COIN_TYPE)
-const percentile = (values: ReadonlyArray<number>, p: number) => {
-  const sorted = [...values].sort((a, b) => a - b)
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN
-}
-const median = (values: ReadonlyArray<number>) => percentile(values, 50)
-const time = <A, E, R>(self: Effect.Effect<A, E, R>) =>
-  Effect.map(Effect.timed(self), ([duration, value]) => ({ ms: Duration.toMillis(duration), value }))
-
-const terms = (name: string, payTo: SuiAddress, upstreamUrl = "http://127.0.0.1:9/x") => ({
-  name,
-  description: `${name}: one answer per call`,
-  method: "GET" as const,
-  path: "/x",
-  price: PositiveAtomicAmount.make("1000"),
-  asset: SUI,
-  decimals: 9,
-  payTo,
-  upstreamUrl
-})
-
-/** Progress on stderr, so a person running it sees where it is; the results go to stdout. */
-const step = (message: string) => Effect.sync(() => process.stderr.write(`▸ ${message}\n`))
 
 /** Part A: the server in its own process, loaded over loopback. */
 const partA = Effect.gen(function*() {
@@ -170,141 +143,55 @@ const partA = Effect.gen(function*() {
   }
 })
 
-/** Until the ledger has put `digest` in a checkpoint, read as the agent SDK reads it: what a wallet does before it asks the gateway to finalize. */
-const checkpointed = (sui: SuiGrpcClient, digest: string) => Effect.promise(() => untilCheckpointed(sui, digest, 30_000))
-
-/** Part B: the gateway in its own process; the owners and the agent are wallets here, on its `/sui`; `upstream` the seller's API. */
-const partBOn = (upstream: { readonly url: string }, gateway: RunningServer) => Effect.gen(function*() {
-  const baseUrl = gateway.url
-  const sui = new SuiGrpcClient({ network: "localnet", baseUrl: `${baseUrl}/sui` })
-  const faucet = (address: string) => Effect.promise(() => requestSuiFromFaucetV2({ host: baseUrl, recipient: address }))
-  const client = yield* makeApiClient(baseUrl)
-  const owner = new Ed25519Keypair()
-  yield* faucet(owner.toSuiAddress())
-  const asOwner = withOwner((yield* signIn(client, owner)).authorization)
-  const fund = yield* client.spendAccounts.prepare({ payload: { asset: SUI, depositAtomic: PositiveAtomicAmount.make("1000000000") } }).pipe(asOwner)
-  yield* executeKind(fund.txKindBytes, owner, sui)
-  yield* Effect.sleep("100 millis")
-
-  // Gas coins are owned objects: give each concurrent lane its own owner key.
-  const lanes = yield* Effect.forEach(Array.from({ length: 8 }, () => new Ed25519Keypair()), (key) =>
-    Effect.gen(function*() {
-      yield* faucet(key.toSuiAddress())
-      const as = withOwner((yield* signIn(client, key)).authorization)
-      const prepared = yield* client.spendAccounts.prepare({ payload: { asset: SUI, depositAtomic: PositiveAtomicAmount.make("1000000000") } }).pipe(as)
-      yield* executeKind(prepared.txKindBytes, key, sui)
-      return { key, as }
-    }))
-  yield* Effect.sleep("100 millis")
-
-  yield* step("signer lifecycle, 8 lanes")
-  const stages = { build: [] as Array<number>, execute: [] as Array<number>, finality: [] as Array<number>, finalize: [] as Array<number> }
-  const cycles = 20
-  const gatewayPid = gateway.process.pid ?? Number.NaN
-  const gatewayCpuBefore = cpuMs(gatewayPid)
-  const walletsCpuBefore = process.cpuUsage()
-  const started = performance.now()
-  yield* Effect.forEach(lanes, ({ key, as }, lane) =>
-    Effect.forEach(Array.from({ length: cycles }, (_, i) => i), (i) =>
-      Effect.gen(function*() {
-        const created = yield* time(client.delegatedSigners.create({
-          headers: { "idempotency-key": `bench-${lane}-${i}` },
-          payload: {
-            agentAddress: SuiAddress.make(new Ed25519Keypair().toSuiAddress()),
-            assetScopes: [{ asset: SUI, totalBudgetAtomic: PositiveAtomicAmount.make("1000"), maxPerPaymentAtomic: PositiveAtomicAmount.make("100") }]
-          }
-        }).pipe(as))
-        const grant = created.value.grants[0]
-        if (grant === undefined) return yield* Effect.die("no grant")
-        const executed = yield* time(executeKind(grant.txKindBytes, key, sui))
-        const finality = yield* time(checkpointed(sui, executed.value.digest))
-        const finalized = yield* time(client.delegatedSigners.finalizeCreate({
-          params: { id: created.value.delegatedSignerId, grantId: grant.grantId },
-          payload: { digest: executed.value.digest }
-        }).pipe(as))
-        stages.build.push(created.ms)
-        stages.execute.push(executed.ms)
-        stages.finality.push(finality.ms)
-        stages.finalize.push(finalized.ms)
-      }), { discard: true }), { concurrency: 8, discard: true })
-  const lifecycleSeconds = (performance.now() - started) / 1000
-  const cyclesPerSecond = (lanes.length * cycles) / lifecycleSeconds
-  const walletsCpu = process.cpuUsage(walletsCpuBefore)
-  // Where the cycles' CPU went: the gateway's process (API, store, LocalLedger) and this one's wallets.
-  const cpuPerCycle = {
-    gateway: (cpuMs(gatewayPid) - gatewayCpuBefore) / (lanes.length * cycles),
-    wallets: (walletsCpu.user + walletsCpu.system) / 1000 / (lanes.length * cycles)
-  }
-
-  yield* step("paid calls against the seller directly")
-  // A paid call end to end against calling the seller directly.
-  const asSeller = withOwner((yield* signIn(client, new Ed25519Keypair())).authorization)
-  const { service } = yield* client.sellers.register({ payload: terms("paid bench", SuiAddress.make(new Ed25519Keypair().toSuiAddress()), upstream.url) }).pipe(asSeller)
-  yield* client.sellers.activate({ params: { id: service.id } }).pipe(asSeller)
-  const agentKey = new Ed25519Keypair()
-  yield* faucet(agentKey.toSuiAddress())
-  const signer = yield* client.delegatedSigners.create({
-    headers: { "idempotency-key": "bench-agent" },
-    payload: {
-      agentAddress: SuiAddress.make(agentKey.toSuiAddress()),
-      assetScopes: [{ asset: SUI, totalBudgetAtomic: PositiveAtomicAmount.make("1000000000"), maxPerPaymentAtomic: PositiveAtomicAmount.make("1000") }]
-    }
-  }).pipe(asOwner)
-  const grant = signer.grants[0]
-  if (grant === undefined) return yield* Effect.die("no grant")
-  const digest = (yield* executeKind(grant.txKindBytes, owner, sui)).digest
-  yield* checkpointed(sui, digest)
-  yield* client.delegatedSigners.finalizeCreate({ params: { id: signer.delegatedSignerId, grantId: grant.grantId }, payload: { digest } }).pipe(asOwner)
-  const manifest = yield* client.delegatedSigners.manifest({ params: { id: signer.delegatedSignerId } }).pipe(asOwner)
-  const agent = makeAgent({ manifest, signer: agentKey, client: sui })
-  const entry = yield* client.services.get({ params: { id: service.id } })
-  const direct: Array<number> = []
-  const paid: Array<number> = []
-  for (let i = 0; i < 30; i++) {
-    direct.push((yield* time(Effect.promise(() => fetch(upstream.url).then((r) => r.text())))).ms)
-    paid.push((yield* time(agent.fetchPaid(entry.resourceUrl))).ms)
-  }
-  const split = (values: ReadonlyArray<number>) => ({ p50: median(values), p99: percentile(values, 99) })
-  return {
-    cyclesPerSecond,
-    cpuPerCycle,
-    stages: { build: split(stages.build), execute: split(stages.execute), finality: split(stages.finality), finalize: split(stages.finalize) },
-    paidCall: { direct: split(direct), paid: split(paid), addedP50: median(paid) - median(direct), addedP99: percentile(paid, 99) - percentile(direct, 99) }
-  }
-})
-
-/** The seller's API listens first, so the gateway can name it in its upstream allow-list. */
+/**
+ * Part B: the gateway measured alone (bench/GatewayAlone.ts) on PostgreSQL, the store its figures are
+ * read on, then on PGlite; the seller's API listens here first, so the gateway can name it in its
+ * upstream allow-list. Only the PostgreSQL run's gateway is profiled.
+ */
 const partB = Effect.gen(function*() {
   const upstream = yield* localUpstream()
   const profileDir = process.env.BENCH_CPU_PROFILE_DIR
-  const gateway = yield* Effect.acquireRelease(
-    Effect.promise(() =>
-      startGateway({
-        ...(process.env.DATABASE_URL === undefined ? { DATA_DIR: "memory://" } : {}),
-        LEDGER_CHECKPOINT_MS: "20",
-        UPSTREAM_ALLOW_HOSTS: new URL(upstream.url).host,
-        // Every owner, seller and agent signs in and pays from loopback, one client address.
-        SIGN_IN_PER_MINUTE: "1000000",
-        SIGN_IN_CHALLENGES_PER_MINUTE: "1000000",
-        PAYMENT_CHALLENGES_PER_MINUTE: "1000000000",
-        PAYMENT_FAILURES_PER_MINUTE: "1000000"
-      }, profileDir === undefined ? [] : ["--cpu-prof", `--cpu-prof-dir=${profileDir}`])
-    ),
-    (running) => Effect.promise(running.stop)
-  )
-  return yield* partBOn(upstream, gateway)
+  const postgres = yield* gatewayAlone("PostgreSQL", upstream, profileDir === undefined ? [] : ["--cpu-prof", `--cpu-prof-dir=${profileDir}`])
+  const pglite = yield* gatewayAlone("PGlite", upstream)
+  return { postgres, pglite }
 })
 
 const fmt = (n: number, digits = 1) => (Number.isFinite(n) ? n.toFixed(digits) : "n/a")
 const line = (name: string, f: LoadFigures, baseline?: LoadFigures) =>
   `| ${name} | ${fmt(f.requestsPerSecond, 0)} | ${fmt(f.p50)} | ${fmt(f.p99)} | ${baseline === undefined ? "" : fmt(f.requestsPerSecond / baseline.requestsPerSecond, 2)} |`
 
-const lifecycleLines = (b: Effect.Success<typeof partB>) => [
-  `signer lifecycle (create → dry run, sign, execute over gRPC-web → checkpoint → finalize), concurrency 8: ${fmt(b.cyclesPerSecond, 1)} cycles/s`,
-  "| stage | p50 ms | p99 ms |",
-  "|---|---|---|",
-  ...Object.entries(b.stages).map(([stage, s]) => `| ${stage} | ${fmt(s.p50)} | ${fmt(s.p99)} |`),
-  `CPU per cycle: the gateway's process ${fmt(b.cpuPerCycle.gateway)} ms (API, store and LocalLedger), the wallets ${fmt(b.cpuPerCycle.wallets)} ms`
+/** The goals of issue 24, for the gateway's own CPU on PostgreSQL. */
+const GOAL_MS_PER_CYCLE = 10
+const GOAL_MS_PER_PAID_CALL = 3
+const against = (ms: number, goal: number) => `${fmt(ms)} ms (goal ≤ ${goal}: ${ms <= goal ? "met" : "not met"})`
+
+const aloneLines = (b: Effect.Success<typeof partB>) => [
+  "The gateway measured alone: the bundle `npm start` runs, in live mode in its own process, against `npm run ledger` in another (checkpoint every 20 ms);",
+  "the wallets (owners, agent) and the seller's upstream in this one. CPU per operation from /proc (utime + stime) and process.cpuUsage().",
+  "",
+  "| store | lifecycle cycles/s (8 lanes) | CPU ms per cycle: gateway | ledger | wallets | paid call added p50 / p99 ms | CPU ms per paid call: gateway | ledger | wallets and upstream |",
+  "|---|---|---|---|---|---|---|---|---|",
+  ...[b.postgres, b.pglite].map(({ store, lifecycle, paid }) =>
+    `| ${store} | ${fmt(lifecycle.cyclesPerSecond)} | ${fmt(lifecycle.cpuPerCycle.gateway)} | ${fmt(lifecycle.cpuPerCycle.ledger)} | ${fmt(lifecycle.cpuPerCycle.wallets)} | ${
+      fmt(paid.addedP50)
+    } / ${fmt(paid.addedP99)} | ${fmt(paid.cpuPerCall.gateway)} | ${fmt(paid.cpuPerCall.ledger)} | ${fmt(paid.cpuPerCall.wallets)} |`
+  ),
+  "",
+  `gateway CPU per signer lifecycle cycle (create + finalize), PostgreSQL: ${against(b.postgres.lifecycle.cpuPerCycle.gateway, GOAL_MS_PER_CYCLE)}`,
+  `gateway CPU per upfront paid call (402 + verified, forwarded call), PostgreSQL: ${against(b.postgres.paid.cpuPerCall.gateway, GOAL_MS_PER_PAID_CALL)}`,
+  "",
+  "lifecycle stages (create → dry run, sign, execute over gRPC-web → checkpoint → finalize), p50 / p99 ms:",
+  "| store | build (create) | execute | finality | finalize |",
+  "|---|---|---|---|---|",
+  ...[b.postgres, b.pglite].map(({ store, lifecycle: { stages } }) =>
+    `| ${store} | ${[stages.build, stages.execute, stages.finality, stages.finalize].map((s) => `${fmt(s.p50)} / ${fmt(s.p99)}`).join(" | ")} |`
+  ),
+  "",
+  ...[b.postgres, b.pglite].map(({ store, paid }) =>
+    `paid call end to end on ${store} (challenge, pay, finality, verify, forward), ${paid.calls} calls: direct p50 ${fmt(paid.direct.p50)} ms, p99 ${
+      fmt(paid.direct.p99)
+    } ms; paid p50 ${fmt(paid.paid.p50)} ms, p99 ${fmt(paid.paid.p99)} ms`
+  )
 ]
 
 const stealLine = (before: ReturnType<typeof machineTimes>) =>
@@ -315,7 +202,7 @@ const program = Effect.gen(function*() {
   const times = machineTimes()
   if (ONLY_LIFECYCLE) {
     const b = yield* Effect.scoped(partB)
-    return yield* Effect.sync(() => console.log([`Signer lifecycle (${store})`, "", ...lifecycleLines(b), "", stealLine(times)].join("\n")))
+    return yield* Effect.sync(() => console.log([...aloneLines(b), "", stealLine(times)].join("\n")))
   }
   const a = yield* partA
   if (a._tag === "Only402") {
@@ -357,10 +244,7 @@ const program = Effect.gen(function*() {
       fmt(a.page.timeToInteractiveMs, 0)
     } ms (goal < 1000), DOMContentLoaded ${fmt(a.page.domContentLoadedMs, 0)} ms`,
     "",
-    ...lifecycleLines(b),
-    "",
-    `paid call end to end (challenge, pay, finality, verify, forward) vs calling the upstream directly:`,
-    `  direct p50 ${fmt(b.paidCall.direct.p50)} ms, p99 ${fmt(b.paidCall.direct.p99)} ms; paid p50 ${fmt(b.paidCall.paid.p50)} ms, p99 ${fmt(b.paidCall.paid.p99)} ms; added p50 ${fmt(b.paidCall.addedP50)} ms, p99 ${fmt(b.paidCall.addedP99)} ms`,
+    ...aloneLines(b),
     "",
     stealLine(times)
   ].join("\n")

@@ -37,14 +37,16 @@ export interface RunningServer {
   readonly stop: () => Promise<void>
 }
 
-/** `npm start`'s command line: leading `NAME=value` words are its environment, the words after `node` its arguments. */
-export const startCommand = () => {
-  const { scripts } = Schema.decodeUnknownSync(Schema.Struct({ scripts: Schema.Struct({ start: Schema.String }) }))(
+/** An npm script's command line (package.json): leading `NAME=value` words are its environment, the words after `node` its arguments. */
+export const scriptCommand = (name: string) => {
+  const { scripts } = Schema.decodeUnknownSync(Schema.Struct({ scripts: Schema.Record(Schema.String, Schema.String) }))(
     JSON.parse(readFileSync("package.json", "utf8"))
   )
-  const words = scripts.start.split(/\s+/).filter((word) => word !== "")
+  const script = scripts[name]
+  if (script === undefined) throw new Error(`package.json has no ${name} script`)
+  const words = script.split(/\s+/).filter((word) => word !== "")
   const node = words.indexOf("node")
-  if (node < 0) throw new Error(`the start script does not run node: ${scripts.start}`)
+  if (node < 0) throw new Error(`the ${name} script does not run node: ${script}`)
   const env = Object.fromEntries(words.slice(0, node).map((word) => {
     const at = word.indexOf("=")
     return [word.slice(0, at), word.slice(at + 1)]
@@ -52,12 +54,16 @@ export const startCommand = () => {
   return { env, args: words.slice(node + 1) }
 }
 
+/** `npm start`'s command line. */
+export const startCommand = () => scriptCommand("start")
+
 /**
  * Starts the real gateway (the bundle `npm start` runs) in its own Node
  * process, as `npm start` does, and waits for its first healthy answer;
- * `nodeArgs` go before the script (a profiler's flags, say).
+ * `nodeArgs` go before the script (a profiler's flags, say). A variable set
+ * to undefined in `env` is left out, even when this process has it.
  */
-export const startGateway = async (env: Record<string, string>, nodeArgs: ReadonlyArray<string> = []): Promise<RunningServer> => {
+export const startGateway = async (env: Record<string, string | undefined>, nodeArgs: ReadonlyArray<string> = []): Promise<RunningServer> => {
   const port = await freePort()
   const started = performance.now()
   // The same environment (compile cache) and Node flags `npm start` gives the server (package.json).

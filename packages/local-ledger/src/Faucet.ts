@@ -8,7 +8,7 @@ export const FAUCET_AMOUNT = 10_000_000_000n
 
 const FaucetRequest = Schema.Struct({ FixedAmountRequest: Schema.Struct({ recipient: Schema.String }) })
 
-/** Sui's faucet v2 protocol (`requestSuiFromFaucetV2`) at `POST /v2/gas`, minting on LocalLedger. Local mode only. */
+/** Sui's faucet v2 protocol (`requestSuiFromFaucetV2`) at `POST /v2/gas`, minting on LocalLedger: local mode and `npm run ledger` only. */
 export const Faucet: Layer.Layer<never, never, HttpRouter.HttpRouter | LocalLedger> = Layer.unwrap(
   LocalLedger.useSync((ledger) =>
     HttpRouter.add("POST", "/v2/gas", (request: HttpServerRequest.HttpServerRequest) =>

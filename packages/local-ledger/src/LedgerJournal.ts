@@ -22,8 +22,8 @@ export type JournalEntry = typeof JournalEntry.Type
 
 /**
  * Where LocalLedger keeps its journal: in memory by default, the SQL store
- * under `npm start`. A store that cannot be read or written is the chain
- * being unavailable.
+ * under `npm start`, a file under `npm run ledger` (LedgerJournalFile.ts). A
+ * store that cannot be read or written is the chain being unavailable.
  */
 export class LedgerJournal extends Context.Service<LedgerJournal, {
   readonly load: Effect.Effect<ReadonlyArray<JournalEntry>, Unavailable>
