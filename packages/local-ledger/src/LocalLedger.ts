@@ -7,6 +7,7 @@ import type { ChainEvent } from "@gateway/domain/chain/ChainTransaction"
 import { normalizeCoinType, type SpendAccountPackage, SUI_COIN_TYPE } from "@gateway/domain/chain/SpendAccountModule"
 import { Unavailable } from "@gateway/domain/Errors"
 import { decodeBase64 } from "@gateway/chain/Base64"
+import { transactionSignedBy } from "@gateway/chain/SuiSignatures"
 import { Rejection } from "./execute/Admission.ts"
 import type { Execution, ObjectReader } from "./Execution.ts"
 import { execute } from "./Executor.ts"
@@ -16,7 +17,6 @@ import { deriveObjectId } from "@gateway/chain/ObjectIds"
 import { genesisObjects, type LedgerObject, withVersion } from "./LedgerObject.ts"
 import { type JournalEntry, LedgerJournal } from "./LedgerJournal.ts"
 import { LedgerObjects } from "./LedgerObjects.ts"
-import { signedBy } from "./SignatureCheck.ts"
 import { suiDigest } from "./SuiDigest.ts"
 
 /** A transaction the ledger refused before executing it (bad signature, stale object, too little gas). */
@@ -227,7 +227,7 @@ export class LocalLedger extends Context.Service<LocalLedger, {
             return yield* new LedgerRejected({ reason: `expected ${signers.length} signature(s), got ${signatures.length}` })
           }
           for (const signer of signers) {
-            const ok = yield* Effect.forEach(signatures, (sig) => signedBy(bytes, sig, signer))
+            const ok = yield* Effect.forEach(signatures, (sig) => Effect.promise(() => transactionSignedBy(bytes, sig, signer)))
             if (!ok.some(Boolean)) return yield* new LedgerRejected({ reason: `no valid signature by ${signer}` })
           }
           const execution = yield* run(data, digest, BigInt(atMs), objects)

@@ -13,7 +13,7 @@ import { normalizeCoinType, SUI_COIN_TYPE } from "@gateway/domain/chain/SpendAcc
 import { decodeBase64, encodeBase64 } from "@gateway/chain/Base64"
 import { applyReadMask, maskedFields } from "../src/grpc/ReadMask.ts"
 import { genesisObjects, type LedgerObject, objectBcs, objectContentsOf, objectDigest, type ObjectData, type Owner, withStorageRebate, withVersion } from "../src/LedgerObject.ts"
-import { signedBy } from "../src/SignatureCheck.ts"
+import { transactionSignedBy } from "@gateway/chain/SuiSignatures"
 import { addr, PACKAGE } from "./vectors/World.ts"
 
 const ORIGINAL = PACKAGE.originalId
@@ -155,7 +155,7 @@ describe("the ledger's signature check", () => {
             const other = Ed25519Keypair.fromSecretKey(otherSecret)
             const sent = await tampered(how, key, other, message)
             for (const address of [key.toSuiAddress(), other.toSuiAddress()]) {
-              const ours = await Effect.runPromise(signedBy(sent.message, sent.signature, address))
+              const ours = await transactionSignedBy(sent.message, sent.signature, address)
               assert.strictEqual(ours, await sdkAccepts(sent.message, sent.signature, address), `${how} for ${address === key.toSuiAddress() ? "the signer" : "another"}`)
             }
           }

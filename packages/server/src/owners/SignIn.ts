@@ -1,4 +1,3 @@
-import { verifyPersonalMessageSignature } from "@mysten/sui/verify"
 import { Clock, Effect } from "effect"
 import * as SignInMessage from "@gateway/domain/SignInMessage"
 import { SuiAddress } from "@gateway/domain/SuiAddress"
@@ -6,6 +5,7 @@ import { AppConfig } from "../Config.ts"
 import { newSessionToken, tokenHashOf } from "./SessionToken.ts"
 import { SessionRepo } from "./SessionRepo.ts"
 import { type ClientAddress, refuseSignIn, throttleAddress } from "./SignInLimits.ts"
+import { personalMessageSignedBy } from "@gateway/chain/SuiSignatures"
 
 /** A session for the address that signed a challenge it was issued; the token is returned once and stored only as its hash. */
 export const signIn = Effect.fn("OwnerSessions.signIn")(function*(message: string, signature: string, client: ClientAddress) {
@@ -15,9 +15,9 @@ export const signIn = Effect.fn("OwnerSessions.signIn")(function*(message: strin
   if (fields === undefined) return yield* refuseSignIn(client, "malformed_sign_in_message")
   // The signature is checked before anything is spent or consumed: a
   // forged attempt costs only its sender, and burns no challenge.
-  const verified = yield* Effect.tryPromise(() =>
-    verifyPersonalMessageSignature(new TextEncoder().encode(message), signature, { address: fields.address })
-  ).pipe(Effect.isSuccess)
+  const verified = yield* Effect.tryPromise(() => personalMessageSignedBy(new TextEncoder().encode(message), signature, fields.address)).pipe(
+    Effect.orElseSucceed(() => false)
+  )
   if (!verified) return yield* refuseSignIn(client, "bad_signature")
   yield* throttleAddress(fields.address)
   const at = new Date(yield* Clock.currentTimeMillis)

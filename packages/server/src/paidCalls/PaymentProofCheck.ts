@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto"
-import { isValidPersonalMessageSignature } from "@mysten/sui/verify"
 import { Effect } from "effect"
+import { personalMessageSignedBy } from "@gateway/chain/SuiSignatures"
 import { challengeProofMessage, proofMessage, proofUrl } from "@gateway/domain/PaymentProof"
 import { Unavailable } from "@gateway/domain/Errors"
 import type { PaymentCredential } from "./PaymentChallenge.ts"
@@ -41,7 +41,7 @@ export const provesPossession = (credential: PaymentCredential, request: ProvenR
     if (message === undefined) return false
     const proof = credential.proof
     return yield* Effect.tryPromise({
-      try: () => isValidPersonalMessageSignature(message, proof, { address: delegate }),
+      try: () => personalMessageSignedBy(message, proof, delegate),
       catch: () => new Unavailable({ message: "The payment proof could not be checked now", reason: "payment_proof_unverifiable" })
     })
   })

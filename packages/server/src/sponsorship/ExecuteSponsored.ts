@@ -1,6 +1,5 @@
 import { Clock, Effect, Option } from "effect"
 import { TransactionDataBuilder } from "@mysten/sui/transactions"
-import { verifyTransactionSignature } from "@mysten/sui/verify"
 import { recheckRefusal, unspent } from "@gateway/domain/sponsorship/GasBudget"
 import type { SponsoredExecution } from "@gateway/domain/Sponsorship"
 import type { SuiAddress } from "@gateway/domain/SuiAddress"
@@ -13,6 +12,7 @@ import type { Build } from "./SponsorBuild.ts"
 import { SponsorBudgets } from "./SponsorBudgets.ts"
 import { invalid } from "./SponsorErrors.ts"
 import { SponsorNode } from "./SponsorNode.ts"
+import { transactionSignedBy } from "@gateway/chain/SuiSignatures"
 
 const notBuilt = () =>
   invalid("txBytes: not a transaction the sponsor built for you, or one it released (a newer build, expiry or execution): ask POST /v1/sponsored-transactions again")
@@ -70,10 +70,7 @@ export const executeSponsored = Effect.fn("Sponsorship.execute")(function*(owner
     referenceGasPrice
   })
   if (!checked.ok) return yield* invalid(checked.reason)
-  const signedByOwner = yield* Effect.tryPromise(() => verifyTransactionSignature(bytes, signature, { address: owner })).pipe(
-    Effect.as(true),
-    Effect.orElseSucceed(() => false)
-  )
+  const signedByOwner = yield* Effect.promise(() => transactionSignedBy(bytes, signature, owner))
   if (!signedByOwner) return yield* invalid("signature: not the owner's signature over txBytes")
 
   // The chain may have moved since the build: what would abort now, or cost more than its budget, is not co-signed and costs nothing.
