@@ -4,6 +4,7 @@ import { HttpIncomingMessage, HttpMiddleware, HttpRouter } from "effect/http"
 import { SqlClient } from "effect/sql"
 import * as SuiChain from "@gateway/chain/sui/SuiChain"
 import { AppConfig } from "./Config.ts"
+import { answerChallenge } from "./http/AnswerChallenge.ts"
 import { createGatewayServer } from "./http/GatewayNodeServer.ts"
 import { HttpApp } from "./http/HttpApp.ts"
 import { McpRoutes } from "./discovery/mcp/McpRoutes.ts"
@@ -63,14 +64,18 @@ const serve = <R>(chainRoutes: Layer.Layer<never, never, R>) =>
     Effect.gen(function*() {
       const config = yield* AppConfig
       const reads = yield* ServiceReadCache
+      const server = createGatewayServer(reads, config)
       // Behind trusted proxies the client is the first untrusted address of X-Forwarded-For; from anyone else the header is ignored.
       const clientAddress = config.trustedProxies.length === 0 ? identity : HttpMiddleware.xForwardedHeaders({ trustedProxies: config.trustedProxies })
-      return HttpRouter.serve(Layer.mergeAll(HttpApp, McpRoutes, chainRoutes), {
+      const served = HttpRouter.serve(Layer.mergeAll(HttpApp, McpRoutes, chainRoutes), {
         disableLogger: true,
         middleware: (app) => withRequestId(HttpMiddleware.logger(clientAddress(app)))
-      }).pipe(
+      })
+      // Paid calls without a credential the app has challenged before are answered by the Node server too.
+      const challenges = Layer.effectDiscard(Effect.map(answerChallenge, (answer) => server.answerChallengesWith(answer)))
+      return Layer.merge(served, challenges).pipe(
         Layer.provide(Features),
-        Layer.provideMerge(NodeHttpServer.layer(() => createGatewayServer(reads, config), { host: config.host, port: config.port })),
+        Layer.provideMerge(NodeHttpServer.layer(() => server, { host: config.host, port: config.port })),
         Layer.provide(Layer.succeed(HttpIncomingMessage.MaxBodySize, MAX_BODY))
       )
     })

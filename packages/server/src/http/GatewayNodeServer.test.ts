@@ -55,6 +55,23 @@ describe("the gateway's node:http server", () => {
       assert.strictEqual(await (await fetch(`${origin}/v1/services/svc_1`)).text(), "app")
     }))
 
+  it("asks the early answer (plain 402s) only once the app's handler is attached, and leaves to the app what it declines", () =>
+    withServer(async (origin, server) => {
+      const asked: Array<string> = []
+      server.answerChallengesWith((request, response) => {
+        asked.push(request.url ?? "")
+        if (request.url !== "/v1/pay/early") return false
+        response.writeHead(402).end("early")
+        return true
+      })
+      assert.strictEqual((await fetch(`${origin}/v1/pay/early`)).status, 503, "nothing is answered while the gateway starts")
+      assert.deepStrictEqual(asked, [])
+      server.on("request", (_request, response) => response.end("app"))
+      assert.strictEqual(await (await fetch(`${origin}/v1/pay/early`)).text(), "early")
+      assert.strictEqual(await (await fetch(`${origin}/v1/pay/late`)).text(), "app")
+      assert.deepStrictEqual(asked, ["/v1/pay/early", "/v1/pay/late"])
+    }))
+
   it("cuts a body that trickles in at the request timeout with the error body", () =>
     withServer(async (origin, server) => {
       server.on("request", (request: NodeJS.ReadableStream) => request.resume())

@@ -74,15 +74,20 @@ const answerHotRead = (reads: ServiceReadCache["Service"], request: IncomingMess
   return true
 }
 
+/** Answers a request before it becomes an effect fiber, or returns false to leave it to the app. */
+export type EarlyAnswer = (request: IncomingMessage, response: ServerResponse) => boolean
+
 /**
  * `node:http`'s server, answering what no handler can with the error body,
- * and kept catalog reads itself. Its timeouts are set, not left to Node's
- * defaults (a body could trickle in for 300 s): the whole request, body
- * included, within `requestTimeoutMs`; its headers within `headersTimeoutMs`;
- * an idle keep-alive connection closed after `keepAliveTimeoutMs`.
+ * and kept catalog reads and plain 402s (http/AnswerChallenge.ts) itself. Its
+ * timeouts are set, not left to Node's defaults (a body could trickle in for
+ * 300 s): the whole request, body included, within `requestTimeoutMs`; its
+ * headers within `headersTimeoutMs`; an idle keep-alive connection closed
+ * after `keepAliveTimeoutMs`.
  */
 class GatewayServer extends Server {
   readonly reads: ServiceReadCache["Service"]
+  private challenges: EarlyAnswer | undefined = undefined
   constructor(reads: ServiceReadCache["Service"], timeouts: ServerTimeouts) {
     super({
       requestTimeout: timeouts.requestTimeoutMs,
@@ -94,13 +99,20 @@ class GatewayServer extends Server {
     this.on("clientError", refuseMalformed)
     this.on("request", answerWhileStarting(this))
   }
+  /** Plain 402s are answered once this is set, and only while the app's handler is attached: what they leave goes to it. */
+  answerChallengesWith(answer: EarlyAnswer) {
+    this.challenges = answer
+  }
   override emit(event: string, ...args: Array<unknown>): boolean {
     const [request, response] = args
     const answered = event === "request" && request instanceof IncomingMessage && response instanceof ServerResponse &&
-      answerHotRead(this.reads, request, response)
+      (answerHotRead(this.reads, request, response) ||
+        (this.challenges !== undefined && this.listenerCount("request") > 1 && this.challenges(request, response)))
     return answered || super.emit(event, ...args)
   }
 }
 
-export const createGatewayServer = (reads: ServiceReadCache["Service"], timeouts: ServerTimeouts): Server =>
+export type GatewayNodeServer = GatewayServer
+
+export const createGatewayServer = (reads: ServiceReadCache["Service"], timeouts: ServerTimeouts): GatewayNodeServer =>
   new GatewayServer(reads, timeouts)

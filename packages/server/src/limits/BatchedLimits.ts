@@ -30,6 +30,11 @@ interface Counted {
  */
 export class BatchedLimits extends Context.Service<BatchedLimits, {
   admit(bucket: string, quota: Quota, refusal: Refusal): Effect.Effect<void, Limited>
+  /**
+   * `admit` outside an effect, at `nowMs` (the Node server's own 402s, http/AnswerChallenge.ts): counts one and
+   * returns undefined, or returns the refusal's Retry-After seconds and counts nothing.
+   */
+  admitNow(bucket: string, quota: Quota, nowMs: number): number | undefined
 }>()("@gateway/server/BatchedLimits") {
   static readonly layer = Layer.effect(
     BatchedLimits,
@@ -37,20 +42,23 @@ export class BatchedLimits extends Context.Service<BatchedLimits, {
       const counters = yield* UsageCounterRepo
       const counts = new Map<string, Counted>()
 
+      const admitNow = (bucket: string, quota: Quota, nowMs: number) => {
+        const { startMs } = windowAt(quota, nowMs)
+        const seen = counts.get(bucket)
+        const current = seen !== undefined && seen.startMs === startMs ? seen : undefined
+        // Past the bound a new bucket goes uncounted; one already held only moves to its next window, so it stays counted.
+        if (seen === undefined && counts.size >= MAX_BUCKETS) return undefined
+        const counted = current ?? { bucket, quota, startMs, pending: 0, known: 0 }
+        if (counted.known + counted.pending >= quota.limit) return retryAfterSeconds(quota, nowMs)
+        counted.pending += 1
+        counts.set(bucket, counted)
+        return undefined
+      }
+
       const admit = (bucket: string, quota: Quota, refusal: Refusal) =>
         Effect.flatMap(Clock.currentTimeMillis, (nowMs) => {
-          const { startMs } = windowAt(quota, nowMs)
-          const seen = counts.get(bucket)
-          const current = seen !== undefined && seen.startMs === startMs ? seen : undefined
-          // Past the bound a new bucket goes uncounted; one already held only moves to its next window, so it stays counted.
-          if (seen === undefined && counts.size >= MAX_BUCKETS) return Effect.void
-          const counted = current ?? { bucket, quota, startMs, pending: 0, known: 0 }
-          if (counted.known + counted.pending >= quota.limit) {
-            return Effect.fail(new Limited({ ...refusal, retryAfterSeconds: retryAfterSeconds(quota, nowMs) }))
-          }
-          counted.pending += 1
-          counts.set(bucket, counted)
-          return Effect.void
+          const retryAfter = admitNow(bucket, quota, nowMs)
+          return retryAfter === undefined ? Effect.void : Effect.fail(new Limited({ ...refusal, retryAfterSeconds: retryAfter }))
         })
 
       /** The store's totals for these buckets' current windows, every replica's counts included. */
@@ -88,7 +96,7 @@ export class BatchedLimits extends Context.Service<BatchedLimits, {
       )
       yield* Effect.forkScoped(Effect.repeat(flush, Schedule.spaced(FLUSH_INTERVAL)))
 
-      return BatchedLimits.of({ admit })
+      return BatchedLimits.of({ admit, admitNow })
     })
   ).pipe(Layer.provide(UsageCounterRepo.layer))
 }

@@ -3,10 +3,11 @@ import { ForeignDigest, NotFinal, TxFailed, Unverified } from "@gateway/domain/E
 import { clientKey } from "@gateway/domain/limits/ClientKey"
 import { perMinute } from "@gateway/domain/limits/Quota"
 import { allowedMethods } from "@gateway/domain/payment/PaidCallMethods"
-import { AppConfig } from "../Config.ts"
+import { AppConfig, type AppConfigShape } from "../Config.ts"
 import { Catalog } from "../catalog/Catalog.ts"
 import { BatchedLimits } from "../limits/BatchedLimits.ts"
 import { RateLimits } from "../limits/RateLimits.ts"
+import { PAYMENT_REQUIRED } from "./ChallengeTemplates.ts"
 import { mintChallenge } from "./MintChallenge.ts"
 import type { PaidCallRefusal, PaidCallRequest, PaidCallResult } from "./PaidCallRequest.ts"
 import { readCredential } from "./PaymentChallenge.ts"
@@ -22,6 +23,10 @@ const tooManyFailures = {
   message: "Too many payment credentials from this client failed: try again after Retry-After seconds",
   reason: "payment_presentations_rate_limited"
 }
+
+/** The per-client budget every 402 is counted in, by the app and by the Node server's own answers (http/AnswerChallenge.ts). */
+export const challengeBucket = (clientAddress: string | undefined) => `paid_challenges:${clientKey(clientAddress)}`
+export const challengeQuota = (config: AppConfigShape) => perMinute(config.paymentChallengesPerMinute)
 
 /**
  * A presentation that did not fail by the presenter's doing: answered, or refused for a reason of the seller's, the
@@ -47,9 +52,8 @@ export const handlePaidCall = Effect.fn("PaidCalls.handle")(function*(request: P
   const credential = readCredential(request.headers, (yield* PaymentChallengeKey).mppSecret)
   if (credential === undefined) {
     // Minting stays write-free: the limit is counted in memory and added to the store in batches.
-    const challenges = perMinute(config.paymentChallengesPerMinute)
-    yield* (yield* BatchedLimits).admit(`paid_challenges:${clientKey(request.clientAddress)}`, challenges, tooManyChallenges)
-    return yield* mintChallenge(entry, "payment_required")
+    yield* (yield* BatchedLimits).admit(challengeBucket(request.clientAddress), challengeQuota(config), tooManyChallenges)
+    return yield* mintChallenge(entry, PAYMENT_REQUIRED)
   }
   // Each credential costs a chain read: a client whose credentials keep failing (made-up digests on freely minted
   // nonces) is refused before that, counted in the store across replicas. Every presentation takes a unit before

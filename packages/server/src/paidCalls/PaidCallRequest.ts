@@ -1,5 +1,6 @@
 import type { Conflict, NotFound, Unavailable, VerificationError } from "@gateway/domain/Errors"
 import type { Limited } from "../limits/Limited.ts"
+import type { ChallengeHeaders } from "./PaymentChallenge.ts"
 
 export interface PaidCallRequest {
   readonly serviceId: string
@@ -12,7 +13,8 @@ export interface PaidCallRequest {
 }
 
 export type PaidCallResult =
-  | { readonly _tag: "PaymentRequired"; readonly body: unknown; readonly headers: Record<string, string> }
+  /** A 402: its JSON body as text, and its challenge headers. */
+  | { readonly _tag: "PaymentRequired"; readonly body: string; readonly headers: ChallengeHeaders }
   | { readonly _tag: "Forwarded"; readonly status: number; readonly body: Uint8Array; readonly headers: Record<string, string> }
   /** The service is not called with this method: nothing is challenged, accepted or forwarded. */
   | { readonly _tag: "MethodNotAllowed"; readonly allow: ReadonlyArray<string> }

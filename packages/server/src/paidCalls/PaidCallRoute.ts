@@ -37,7 +37,7 @@ export const PaidCallRoute = HttpRouter.add(
       Effect.map((r) => {
         switch (r._tag) {
           case "PaymentRequired":
-            return HttpServerResponse.jsonUnsafe(r.body, { status: 402, headers: r.headers })
+            return HttpServerResponse.text(r.body, { status: 402, headers: r.headers, contentType: "application/json" })
           case "Forwarded":
             return HttpServerResponse.uint8Array(r.body, { status: r.status, headers: r.headers })
           case "MethodNotAllowed":

@@ -7,6 +7,7 @@ import { BatchedLimits } from "../limits/BatchedLimits.ts"
 import { RateLimits } from "../limits/RateLimits.ts"
 import { SignerRepo } from "../signers/SignerRepo.ts"
 import { UpstreamForwarder } from "../upstream/UpstreamForwarder.ts"
+import { ChallengeTemplates } from "./ChallengeTemplates.ts"
 import { handlePaidCall } from "./HandlePaidCall.ts"
 import type { PaidCallRefusal, PaidCallRequest, PaidCallResult } from "./PaidCallRequest.ts"
 import { PaymentChallengeKey } from "./PaymentChallengeKey.ts"
@@ -25,6 +26,7 @@ type UseCaseServices =
   | RateLimits
   | BatchedLimits
   | PaymentChallengeKey
+  | ChallengeTemplates
 
 /**
  * Paid calls: a call without a valid payment gets a 402 challenge (x402 and
@@ -57,7 +59,8 @@ export class PaidCalls extends Context.Service<PaidCalls, {
         UpstreamForwarder,
         RateLimits,
         BatchedLimits,
-        PaymentChallengeKey
+        PaymentChallengeKey,
+        ChallengeTemplates
       )(yield* Effect.context<UseCaseServices>())
       const config = yield* AppConfig
       yield* Effect.forkScoped(
@@ -65,5 +68,9 @@ export class PaidCalls extends Context.Service<PaidCalls, {
       )
       return PaidCalls.of({ handle: (request) => Effect.provideContext(handlePaidCall(request), services) })
     })
-  ).pipe(Layer.provide(PaymentChallengeKey.layer))
+  ).pipe(
+    // The templates are exposed too: the Node server answers plain 402s from them (http/AnswerChallenge.ts).
+    Layer.provideMerge(ChallengeTemplates.layer),
+    Layer.provide(PaymentChallengeKey.layer)
+  )
 }

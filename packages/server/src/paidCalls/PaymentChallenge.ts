@@ -15,22 +15,15 @@ import { type ChallengeTerms, suiDelegateOffer } from "@gateway/domain/payment/S
 export const mppSecretOf = (challengeKey: Uint8Array) => createHmac("sha256", challengeKey).update("mpp-challenge-id:v1").digest("base64url")
 
 /**
- * The MPP `WWW-Authenticate: Payment` challenge for the same terms as the
- * x402 offer: `method="sui"`, `intent="charge"`, the Sui terms in the
- * request's `methodDetails`, the request canonical (JCS), the id bound to all
- * of it by mppx's HMAC. Byte for byte what mppx's
- * `Challenge.serialize(Challenge.from({ secretKey, … }))` makes (a test
- * holds them equal), minted natively: mppx canonicalizes the request three
- * times and hashes in JavaScript, ten times the cost of the rest of a 402.
- * The request holds only strings, so JCS is `JSON.stringify` with the keys in
- * sorted order, and every value is a URL host, an id, a URL, a coin type or
- * an ISO date: no auth-param needs escaping. Credentials are checked with
- * mppx's own `Challenge.verify`.
+ * The `request` of the MPP challenge for the same terms as the x402 offer:
+ * `method="sui"`, `intent="charge"`, the Sui terms in `methodDetails`, as the
+ * JCS (RFC 8785) canonical JSON mppx signs. The request holds only strings, so
+ * JCS is `JSON.stringify` with the keys in sorted order.
  */
-export const mppChallenge = (t: ChallengeTerms, realm: string, secretKey: string) => {
+export const mppRequest = (t: ChallengeTerms) => {
   const r = suiChargeRequest(suiDelegateOffer(t))
   const d = r.methodDetails
-  const canonical = JSON.stringify({
+  return JSON.stringify({
     amount: r.amount,
     currency: r.currency,
     methodDetails: {
@@ -47,12 +40,27 @@ export const mppChallenge = (t: ChallengeTerms, realm: string, secretKey: string
     },
     recipient: r.recipient
   })
-  const request = Buffer.from(canonical, "utf8").toString("base64url")
-  const expires = t.expiresAt.toISOString()
+}
+
+/**
+ * The MPP `WWW-Authenticate: Payment` challenge of a canonical request (see
+ * `mppRequest`), the id bound to all of it by mppx's HMAC. Byte for byte what
+ * mppx's `Challenge.serialize(Challenge.from({ secretKey, … }))` makes (a test
+ * holds them equal), minted natively: mppx canonicalizes the request three
+ * times and hashes in JavaScript, ten times the cost of the rest of a 402.
+ * Every value is a URL host, an id, a URL, a coin type or an ISO date: no
+ * auth-param needs escaping. Credentials are checked with mppx's own `Challenge.verify`.
+ */
+export const mppChallengeOf = (canonicalRequest: string, expires: string, realm: string, secretKey: string) => {
+  const request = Buffer.from(canonicalRequest, "utf8").toString("base64url")
   // mppx's id binding: realm|method|intent|request|expires|digest|opaque, HMAC-SHA256 under the UTF-8 secret.
   const id = createHmac("sha256", secretKey).update(`${realm}|sui|charge|${request}|${expires}||`).digest("base64url")
   return `Payment id="${id}", realm="${realm}", method="sui", intent="charge", request="${request}", expires="${expires}"`
 }
+
+/** The MPP challenge for these terms. */
+export const mppChallenge = (t: ChallengeTerms, realm: string, secretKey: string) =>
+  mppChallengeOf(mppRequest(t), t.expiresAt.toISOString(), realm, secretKey)
 
 /**
  * x402's `PAYMENT-REQUIRED` header: base64 of the UTF-8 JSON, the bytes
@@ -60,14 +68,35 @@ export const mppChallenge = (t: ChallengeTerms, realm: string, secretKey: string
  * builds its base64 a byte at a time in JavaScript, a twentieth of minting a
  * 402; Buffer does it natively.
  */
-export const paymentRequiredHeader = (required: PaymentRequired) => Buffer.from(JSON.stringify(required), "utf8").toString("base64")
+const requiredHeaderOf = (requiredJson: string) => Buffer.from(requiredJson, "utf8").toString("base64")
 
-/** A challenge is minted per request with its own nonce and expiry: no cache may keep or share it. */
-export const challengeHeaders = (t: ChallengeTerms, realm: string, error: string, mppSecret: string) => ({
-  "payment-required": paymentRequiredHeader(paymentRequired(t, error)),
-  "www-authenticate": mppChallenge(t, realm, mppSecret),
+export const paymentRequiredHeader = (required: PaymentRequired) => requiredHeaderOf(JSON.stringify(required))
+
+/** The headers a 402 carries beside its content type and length (a type, not an interface, so it passes as a header record). */
+export type ChallengeHeaders = {
+  readonly "payment-required": string
+  readonly "www-authenticate": string
+  readonly "cache-control": string
+}
+
+/**
+ * The headers of a challenge from its texts: the `PaymentRequired` JSON and the MPP request's canonical JSON.
+ * A challenge is minted per request with its own nonce and expiry: no cache may keep or share it.
+ */
+export const challengeHeadersOf = (
+  texts: { readonly required: string; readonly request: string },
+  expires: string,
+  realm: string,
+  mppSecret: string
+): ChallengeHeaders => ({
+  "payment-required": requiredHeaderOf(texts.required),
+  "www-authenticate": mppChallengeOf(texts.request, expires, realm, mppSecret),
   "cache-control": "no-store"
 })
+
+/** The headers of a challenge for these terms. */
+export const challengeHeaders = (t: ChallengeTerms, realm: string, error: string, mppSecret: string) =>
+  challengeHeadersOf({ required: JSON.stringify(paymentRequired(t, error)), request: mppRequest(t) }, t.expiresAt.toISOString(), realm, mppSecret)
 
 /**
  * What an agent presents after paying: which challenge, the transaction that
