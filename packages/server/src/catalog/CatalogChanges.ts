@@ -1,4 +1,4 @@
-import { createHash } from "node:crypto"
+import { createHash, randomBytes } from "node:crypto"
 import { PgClient } from "@effect/sql-pg"
 import { Context, Effect, Layer, Option, Queue, Schedule, type Scope } from "effect"
 
@@ -9,6 +9,20 @@ import { Context, Effect, Layer, Option, Queue, Schedule, type Scope } from "eff
  * empties this one's reads. Hashed, as a channel name has at most 63 bytes.
  */
 const channelOf = (schema: string) => `gateway_catalog_changed_${createHash("sha256").update(schema).digest("hex").slice(0, 16)}`
+
+/**
+ * A notice's payload: the announcing replica, then the service id. A replica
+ * has told its own listeners before it announces, so it skips its own notice:
+ * heard late, it would clear reads made after the change for nothing (and a
+ * read made while the store is away would find nothing kept). A payload
+ * without a replica (an older replica's) is another's.
+ */
+const noticeOf = (replica: string, serviceId: string) => `${replica}:${serviceId}`
+
+const heardFrom = (payload: string) => {
+  const at = payload.indexOf(":")
+  return at < 0 ? { replica: undefined, serviceId: payload } : { replica: payload.slice(0, at), serviceId: payload.slice(at + 1) }
+}
 
 /** Called with the changed service's id, or undefined when any service may have changed (changes may have been missed). */
 export type CatalogListener = (serviceId: string | undefined) => void
@@ -45,13 +59,18 @@ export class CatalogChanges extends Context.Service<CatalogChanges, {
         onSome: (client) => Effect.map(client<{ schema: string }>`SELECT current_schema() AS schema`, (rows) => rows[0]?.schema ?? "public")
       })
       const channel = channelOf(schema)
+      const self = randomBytes(8).toString("hex")
+      const hearNotice = (payload: string) => {
+        const { replica, serviceId } = heardFrom(payload)
+        if (replica !== self) tell(serviceId)
+      }
 
       if (Option.isSome(remote)) {
         const hear = Effect.scoped(Effect.gen(function*() {
           const notifications = yield* remote.value.listen(channel)
           // Whatever changed while no connection listened went unheard.
           tell(undefined)
-          return yield* Effect.forever(Effect.map(Queue.take(notifications), (n) => tell(n.payload)))
+          return yield* Effect.forever(Effect.map(Queue.take(notifications), (n) => hearNotice(n.payload)))
         })).pipe(
           Effect.tapError((error) => Effect.sync(() => tell(undefined)).pipe(Effect.andThen(Effect.logWarning("catalog change listener lost its connection", error)))),
           Effect.retry(Schedule.spaced("1 second"))
@@ -66,7 +85,7 @@ export class CatalogChanges extends Context.Service<CatalogChanges, {
               onNone: () => Effect.void,
               // The change is committed already; a replica that misses this notice forgets its reads within their time to live.
               onSome: (client) =>
-                client.notify(channel, serviceId).pipe(Effect.catch((error) => Effect.logWarning("catalog change not announced to other replicas", error)))
+                client.notify(channel, noticeOf(self, serviceId)).pipe(Effect.catch((error) => Effect.logWarning("catalog change not announced to other replicas", error)))
             }))
           ),
         subscribe: (listener) => Effect.acquireRelease(Effect.sync(() => listeners.add(listener)), () => Effect.sync(() => listeners.delete(listener))).pipe(Effect.asVoid)
