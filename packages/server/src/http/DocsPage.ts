@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto"
 import { Effect, Layer } from "effect"
 import { HttpRouter, HttpServerResponse } from "effect/http"
-import { HttpApiScalar } from "effect/http-api"
+import { OpenApi } from "effect/http-api"
 import { Api } from "@gateway/domain/api/Api"
 
 /**
@@ -47,31 +47,68 @@ export const docsCsp = (html: string) =>
     "frame-ancestors 'none'"
   ].join("; ")
 
-const decoder = new TextDecoder()
+/** `JSON.stringify` safe inside a `<script>`: no `<` to end it, no line terminators JavaScript reads as newlines. */
+const scriptJson = (value: unknown) =>
+  JSON.stringify(value).replace(/</g, "\\u003c").replace(/[\u2028\u2029]/g, (c) => (c === "\u2028" ? "\\u2028" : "\\u2029"))
 
-/** Scalar answers with the same bytes every time: the policy is worked out once per body. */
-const policies = new WeakMap<Uint8Array, string>()
-
-const policyFor = (body: Uint8Array) => {
-  const known = policies.get(body)
-  if (known !== undefined) return known
-  const policy = docsCsp(decoder.decode(body))
-  policies.set(body, policy)
-  return policy
-}
-
-/** For any other answer (none is expected): nothing runs, nothing loads. The page is built from the API definition alone, so the hashes cover no caller's input. */
-const NOTHING = "default-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
-
-const withDocsCsp = HttpRouter.middleware((httpEffect) =>
-  Effect.map(httpEffect, (response) =>
-    HttpServerResponse.setHeader(response, "content-security-policy", response.body._tag === "Uint8Array" ? policyFor(response.body.body) : NOTHING)
-  )
-).layer
+const escapeHtml = (text: string) => text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;")
 
 /**
- * The API reference at `/docs` (Scalar, inlined by effect) under its own CSP.
- * Scalar's default fonts would be fetched from its CDN on every visit; the
- * page uses the system's fonts instead, so it reaches no third party.
+ * Scalar's bundle as effect ships it, loaded when the page is first asked
+ * for: `HttpApiScalar.layer` loads its 3 MB at start-up and keeps it twice
+ * (the module's source and the string), in every replica, whether anyone
+ * reads the page or not. The module sits beside `HttpApiScalar`, which effect
+ * exports; effect's package map does not expose `internal/` by name.
  */
-export const DocsPage = HttpApiScalar.layer(Api, { path: "/docs", scalar: { withDefaultFonts: false } }).pipe(Layer.provide(withDocsCsp))
+const loadScalar = Effect.promise(async () => {
+  const module: { readonly javascript?: unknown } = await import(new URL("./internal/httpApiScalar.js", import.meta.resolve("effect/http-api/HttpApiScalar")).href)
+  if (typeof module.javascript !== "string") throw new Error("effect's Scalar bundle has no `javascript` export")
+  return module.javascript
+})
+
+/**
+ * The page effect's `HttpApiScalar` renders: Scalar's bundle, then the call
+ * that renders the OpenAPI document. Scalar's default fonts would be fetched
+ * from its CDN on every visit; the page uses the system's fonts instead, so it
+ * reaches no third party.
+ */
+export const docsHtml = (scalar: string) => {
+  const spec = OpenApi.fromApi(Api)
+  const config = { _integration: "html", withDefaultFonts: false }
+  return `<!doctype html>
+<html>
+  <head>
+    <meta charset="utf-8" />
+    <title>${escapeHtml(spec.info.title)}</title>
+    <meta name="viewport" content="width=device-width, initial-scale=1" />
+  </head>
+  <body>
+    <div id="api-reference-container"></div>
+    <script>${scalar}</script>
+    <script>
+      window.Scalar.createApiReference(document.getElementById('api-reference-container'), {
+        ...${scriptJson(config)},
+        content: ${scriptJson(spec)}
+      })
+    </script>
+  </body>
+</html>`
+}
+
+/** The page as sent, and its policy: worked out once, as the page never changes. */
+const docsAnswer = (html: string) => ({ body: new TextEncoder().encode(html), csp: docsCsp(html) })
+
+/**
+ * The API reference at `/docs` under its own CSP, built at its first request
+ * and kept: the page is made from the API definition alone, so the hashes
+ * cover no caller's input.
+ */
+export const DocsPage = Layer.unwrap(
+  Effect.map(Effect.cached(Effect.map(loadScalar, (scalar) => docsAnswer(docsHtml(scalar)))), (answer) =>
+    HttpRouter.add(
+      "GET",
+      "/docs",
+      Effect.map(answer, ({ body, csp }) =>
+        HttpServerResponse.uint8Array(body, { contentType: "text/html; charset=utf-8", headers: { "content-security-policy": csp } }))
+    ))
+)
