@@ -11,6 +11,7 @@ import { serverCard } from "./mcp/ServerCard.ts"
 import { serviceDocument } from "./ServiceMarkdown.ts"
 import { skillMd } from "./SkillMd.ts"
 import { x402Resources } from "./X402Resources.ts"
+import { withServices } from "../UseCase.ts"
 
 /** What the use cases take from their context. */
 type UseCaseServices = Catalog | AppConfig | Chain | PublicUrl
@@ -43,7 +44,7 @@ export class AgentDocuments extends Context.Service<AgentDocuments, {
           documents: { openapi: link("/openapi.json"), llms: link("/llms.txt"), skill: link("/SKILL.md"), reference: link("/docs"), services: link("/v1/services") }
         })),
         x402: Effect.provideContext(x402Resources(), services),
-        service: (id) => Effect.provideContext(serviceDocument(id), services)
+        service: withServices(services)(serviceDocument)
       })
     })
   )

@@ -13,6 +13,7 @@ import type { PaidCallRefusal, PaidCallRequest, PaidCallResult } from "./PaidCal
 import { PaymentChallengeKey } from "./PaymentChallengeKey.ts"
 import { PaymentRepo } from "./PaymentRepo.ts"
 import { sweepPaidAnswers } from "./SweepPaidAnswers.ts"
+import { withServices } from "../UseCase.ts"
 
 /** What the use cases take from their context. */
 type UseCaseServices =
@@ -66,7 +67,7 @@ export class PaidCalls extends Context.Service<PaidCalls, {
       yield* Effect.forkScoped(
         Effect.repeat(Effect.provideContext(sweepPaidAnswers(), services), Schedule.spaced(Duration.millis(config.storeSweepIntervalMs)))
       )
-      return PaidCalls.of({ handle: (request) => Effect.provideContext(handlePaidCall(request), services) })
+      return PaidCalls.of({ handle: withServices(services)(handlePaidCall) })
     })
   ).pipe(
     // The templates are exposed too: the Node server answers plain 402s from them (http/AnswerChallenge.ts).

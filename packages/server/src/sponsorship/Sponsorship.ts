@@ -16,6 +16,7 @@ import { unavailable } from "./SponsorErrors.ts"
 import { SponsorKey } from "./SponsorKey.ts"
 import { SponsorNode } from "./SponsorNode.ts"
 import { sponsorTransaction } from "./SponsorTransaction.ts"
+import { withServices } from "../UseCase.ts"
 
 /** How often expired builds are released and their budgets given back, besides at every build. */
 const SWEEP_INTERVAL = Duration.seconds(30)
@@ -66,7 +67,7 @@ const sponsoring = Effect.fnUntraced(function*(key: Keypair) {
   )
   yield* Effect.forkScoped(Effect.repeat(Effect.ignore(Effect.provideContext(releaseExpired, services)), Schedule.spaced(SWEEP_INTERVAL)))
   return {
-    sponsor: (owner, txKindBytes) => Effect.provideContext(sponsorTransaction(owner, txKindBytes), services),
-    execute: (owner, txBytes, signature) => Effect.provideContext(executeSponsored(owner, txBytes, signature), services)
+    sponsor: withServices(services)(sponsorTransaction),
+    execute: withServices(services)(executeSponsored)
   } satisfies SponsorshipShape
 })
