@@ -1,5 +1,6 @@
 import { Context, type Effect, type Option } from "effect"
 import type { ChainTransaction } from "@gateway/domain/chain/ChainTransaction"
+import type { WindowTerms } from "@gateway/domain/chain/GrantWindow"
 import type { SpendAccountPackage } from "@gateway/domain/chain/SpendAccountModule"
 import type { NotFinal, NotFound, Unavailable, UnsupportedAsset } from "@gateway/domain/Errors"
 import type * as Kinds from "./transactions/Kinds.ts"
@@ -39,6 +40,10 @@ export class Chain extends Context.Service<Chain, {
     readonly sessionCap: bigint
     readonly maxPerPayment: bigint
     readonly expiryMs: bigint
+    /** At most a limit per fixed period or calendar month, besides the lifetime cap; the module enforces it in `pay`. */
+    readonly window: WindowTerms
+    /** The only recipients `pay` may pay (at most MAX_RECIPIENTS); empty for any. */
+    readonly recipients: ReadonlyArray<string>
     readonly policyIds: ReadonlyArray<bigint>
   }): Effect.Effect<PreparedKind, Unavailable>
   /** A grant id that names no shared Grant on chain is NOT_FOUND, as in every builder and `sharedVersion`. */

@@ -38,8 +38,14 @@ const ulebLength = (n: number) => {
 const u64 = bcs.u64()
 const u64Vector = bcs.vector(bcs.u64())
 const byteVector = bcs.vector(bcs.u8())
+const addressVector = bcs.vector(bcs.Address)
 
 export const u64Layout: PureLayout<string> = { parse: (bytes) => u64.parse(bytes), encodedLength: () => 8 }
+export const u8Layout: PureLayout<number> = { parse: (bytes) => bcs.u8().parse(bytes), encodedLength: () => 1 }
+export const addressVectorLayout: PureLayout<ReadonlyArray<string>> = {
+  parse: (bytes) => addressVector.parse(bytes),
+  encodedLength: (values) => ulebLength(values.length) + 32 * values.length
+}
 export const addressLayout: PureLayout<string> = { parse: (bytes) => bcs.Address.parse(bytes), encodedLength: () => 32 }
 export const u64VectorLayout: PureLayout<ReadonlyArray<string>> = {
   parse: (bytes) => u64Vector.parse(bytes),
@@ -59,12 +65,18 @@ export const describePure = (kind: string, bytes: Uint8Array): string | Readonly
   switch (kind) {
     case "u64":
       return decodeExactly(u64Layout, bytes) ?? null
+    case "u8": {
+      const value = decodeExactly(u8Layout, bytes)
+      return value === undefined ? null : String(value)
+    }
     case "address": {
       const value = decodeExactly(addressLayout, bytes)
       return value === undefined ? null : normalizeSuiAddress(value)
     }
     case "vector<u64>":
       return decodeExactly(u64VectorLayout, bytes)?.map(String) ?? null
+    case "vector<address>":
+      return decodeExactly(addressVectorLayout, bytes)?.map((a) => normalizeSuiAddress(a)) ?? null
     case "vector<u8>": {
       const value = decodeExactly(byteVectorLayout, bytes)
       return value === undefined ? null : toHex(Uint8Array.from(value))

@@ -3,6 +3,7 @@ import { Transaction } from "@mysten/sui/transactions"
 import { fromBase64, normalizeSuiAddress } from "@mysten/sui/utils"
 import { assert, describe, it } from "@effect/vitest"
 import { Effect } from "effect"
+import { WindowKind } from "@gateway/domain/chain/GrantWindow"
 import { GrantKind, nonceBytes, target } from "@gateway/domain/chain/SpendAccountModule"
 import { createPolicyGrant, fundPool, pauseGrant, resumeGrant } from "../src/transactions/Kinds.ts"
 import { localPackage } from "../src/LocalNetwork.ts"
@@ -12,7 +13,8 @@ const PACKAGE = localPackage(normalizeSuiAddress("0x5e4d"))
 const SENDER = `0x${"1".repeat(64)}`
 const GRANT_REF = { objectId: `0x${"2".repeat(64)}`, initialSharedVersion: 3n }
 const POOL_REF = { objectId: `0x${"4".repeat(64)}`, initialSharedVersion: 5n }
-const input = (kind: number) => ({ sender: SENDER, grant: GRANT_REF, kind })
+const REGISTRY_REF = { objectId: PACKAGE.registryId, initialSharedVersion: 1n }
+const input = (kind: number) => ({ sender: SENDER, registry: REGISTRY_REF, grant: GRANT_REF, kind })
 
 const dataOf = (txKindBytes: string) => Transaction.fromKind(fromBase64(txKindBytes)).getData()
 
@@ -42,19 +44,22 @@ describe("pause and resume kinds", () => {
 })
 
 describe("create and fund kinds", () => {
-  it.effect("a create takes the pool mutably and carries the grant id as its nonce and the deadline", () =>
+  it.effect("a create takes the Registry immutably, the pool mutably, and carries the grant id as its nonce, the deadline, the window and the recipients", () =>
     Effect.gen(function*() {
       const kind = yield* Effect.promise(() =>
         createPolicyGrant(PACKAGE, {
           sender: SENDER,
           grantId: "g_01J9",
           deadlineMs: 1234n,
+          registry: REGISTRY_REF,
           pool: POOL_REF,
           coinType: "0x2::sui::SUI",
           delegate: SENDER,
           sessionCap: 10n,
           maxPerPayment: 5n,
           expiryMs: 0n,
+          window: { kind: WindowKind.calendarMonth, limit: 8n },
+          recipients: [SENDER],
           policyIds: [7n]
         })
       )
@@ -66,10 +71,15 @@ describe("create and fund kinds", () => {
         const arg = call.arguments[i]
         return arg?.$kind === "Input" ? data.inputs[arg.Input] : undefined
       }
-      assert.deepStrictEqual(inputAt(0)?.Object?.SharedObject, { objectId: POOL_REF.objectId, initialSharedVersion: "5", mutable: true })
-      assert.deepStrictEqual(fromBase64(inputAt(1)?.Pure?.bytes ?? ""), bcs.vector(bcs.u8()).serialize([...nonceBytes("g_01J9")]).toBytes())
-      assert.deepStrictEqual(fromBase64(inputAt(2)?.Pure?.bytes ?? ""), bcs.u64().serialize(1234n).toBytes())
-      assert.strictEqual(call.arguments.length, 9)
+      assert.deepStrictEqual(inputAt(0)?.Object?.SharedObject, { objectId: REGISTRY_REF.objectId, initialSharedVersion: "1", mutable: false })
+      assert.deepStrictEqual(inputAt(1)?.Object?.SharedObject, { objectId: POOL_REF.objectId, initialSharedVersion: "5", mutable: true })
+      assert.deepStrictEqual(fromBase64(inputAt(2)?.Pure?.bytes ?? ""), bcs.vector(bcs.u8()).serialize([...nonceBytes("g_01J9")]).toBytes())
+      assert.deepStrictEqual(fromBase64(inputAt(3)?.Pure?.bytes ?? ""), bcs.u64().serialize(1234n).toBytes())
+      assert.deepStrictEqual(fromBase64(inputAt(8)?.Pure?.bytes ?? ""), bcs.u8().serialize(WindowKind.calendarMonth).toBytes())
+      assert.deepStrictEqual(fromBase64(inputAt(9)?.Pure?.bytes ?? ""), bcs.u64().serialize(0n).toBytes())
+      assert.deepStrictEqual(fromBase64(inputAt(10)?.Pure?.bytes ?? ""), bcs.u64().serialize(8n).toBytes())
+      assert.deepStrictEqual(fromBase64(inputAt(11)?.Pure?.bytes ?? ""), bcs.vector(bcs.Address).serialize([SENDER]).toBytes())
+      assert.strictEqual(call.arguments.length, 14)
     }))
 
   it.effect("a first funding names the Registry, mutably; later ones name the pool", () =>
@@ -81,6 +91,9 @@ describe("create and fund kinds", () => {
       assert.strictEqual(deposit.moveTarget, target(PACKAGE, "deposit"))
       const sharedOf = (txKindBytes: string) => dataOf(txKindBytes).inputs.flatMap((i) => (i.Object?.SharedObject ? [i.Object.SharedObject] : []))
       assert.deepStrictEqual(sharedOf(create.txKindBytes), [{ objectId: registry.objectId, initialSharedVersion: "1", mutable: true }])
-      assert.deepStrictEqual(sharedOf(deposit.txKindBytes), [{ objectId: POOL_REF.objectId, initialSharedVersion: "5", mutable: true }])
+      assert.deepStrictEqual(sharedOf(deposit.txKindBytes), [
+        { objectId: registry.objectId, initialSharedVersion: "1", mutable: false },
+        { objectId: POOL_REF.objectId, initialSharedVersion: "5", mutable: true }
+      ])
     }))
 })

@@ -63,9 +63,27 @@ export const packageOf = (manifest: ConnectionManifest): SpendAccountPackage => 
   registryId: manifest.registryId
 })
 
+/** Registry refs by client and id: its initial shared version never changes, so each agent reads it once. */
+const registryRefs = new WeakMap<ClientWithCoreApi, Map<string, Kinds.SharedRef>>()
+
+/** The package's shared Registry as a `pay` names it, read from the chain the first time. */
+const registryRef = (client: ClientWithCoreApi, registryId: string) =>
+  Effect.gen(function*() {
+    const known = registryRefs.get(client)?.get(registryId)
+    if (known !== undefined) return known
+    const { object } = yield* Effect.tryPromise({
+      try: () => client.core.getObject({ objectId: registryId }),
+      catch: (error) => new PaymentRefused({ reason: `the package's Registry ${registryId} could not be read: ${String(error)}` })
+    })
+    if (object.owner.$kind !== "Shared") return yield* refuse(`the object ${registryId} is not a shared Registry`)
+    const ref = { objectId: registryId, initialSharedVersion: BigInt(object.owner.Shared.initialSharedVersion) }
+    registryRefs.set(client, new Map(registryRefs.get(client)).set(registryId, ref))
+    return ref
+  })
+
 /**
- * Pays an offer through the grant: `<publishedAt>::spend_account::pay<T>(grant,
- * pool, amount, recipient, memo = UTF-8 of the nonce, clock)`, signed by the
+ * Pays an offer through the grant: `<publishedAt>::spend_account::pay<T>(registry,
+ * grant, pool, amount, recipient, memo = UTF-8 of the nonce, clock)`, signed by the
  * agent's key and executed through `client`. Answers the digest; a payment the
  * chain refused fails with its reason (and its digest when it reached the chain).
  */
@@ -80,9 +98,11 @@ export const payOffer = (input: {
 }) =>
   Effect.gen(function*() {
     const { grant, offer, signer } = input
+    const registry = yield* registryRef(input.client, input.pkg.registryId)
     const kind = yield* Effect.promise(() =>
       Kinds.pay(input.pkg, {
         sender: signer.toSuiAddress(),
+        registry,
         grant: { objectId: grant.grantObjectId, initialSharedVersion: BigInt(grant.grantInitialSharedVersion) },
         pool: { objectId: grant.pool, initialSharedVersion: BigInt(grant.poolInitialSharedVersion) },
         coinType: grant.coinType,

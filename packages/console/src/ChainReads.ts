@@ -44,19 +44,21 @@ export const coinDecimals = (() => {
 })()
 
 /**
- * The owner's `withdraw<T>(pool, amount)` as a kind: the API prepares funding
- * only, so the page builds this one call itself, at the package the pool's
- * type names (the original id; equal to the published-at id until the
- * package is upgraded).
+ * The owner's `withdraw<T>(registry, pool, amount)` as a kind, the returned
+ * coin sent to the owner: the API prepares funding only, so the page builds
+ * this call itself, at the package the pool's type names (the original id;
+ * equal to the published-at id until the package is upgraded).
  */
-export const withdrawKind = async (client: ClientWithCoreApi, input: { pool: string; coinType: string; amount: bigint }) => {
+export const withdrawKind = async (client: ClientWithCoreApi, input: { pool: string; registry: string; coinType: string; amount: bigint; owner: string }) => {
   const { object } = await client.core.getObject({ objectId: input.pool })
   const packageId = object.type.split("::")[0] ?? ""
   const transaction = new Transaction()
-  transaction.moveCall({
+  const [coin] = transaction.moveCall({
     target: `${packageId}::${MODULE}::withdraw`,
     typeArguments: [input.coinType],
-    arguments: [transaction.object(input.pool), transaction.pure.u64(input.amount)]
+    arguments: [transaction.object(input.registry), transaction.object(input.pool), transaction.pure.u64(input.amount)]
   })
+  if (coin === undefined) throw new Error("withdraw returned nothing")
+  transaction.transferObjects([coin], input.owner)
   return toBase64(await transaction.build({ client, onlyTransactionKind: true }))
 }

@@ -50,7 +50,8 @@ export const spendAccountsPanel = (context: ConsoleContext) => {
         notices.run("Withdrawing", async () => {
           const amount = BigInt(atomicOrFail("Withdraw amount", withdrawAmount.value, decimals))
           const before = JSON.stringify((await api.spendAccounts()).spendAccounts)
-          await wallet.executeKind(await withdrawKind(wallet.client, { pool: account.pool, coinType: account.coinType, amount }), sponsoredNotice)
+          const kind = await withdrawKind(wallet.client, { pool: account.pool, registry: account.registry, coinType: account.coinType, amount, owner: wallet.requireAddress() })
+          await wallet.executeKind(kind, sponsoredNotice)
           await refreshUntilChanged(before)
           await refresh()
         }, withdrawButton))

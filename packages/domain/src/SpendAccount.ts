@@ -7,6 +7,8 @@ import { ObjectId, SuiAddress } from "./SuiAddress.ts"
 export const SpendAccount = Schema.Struct({
   coinType: CoinType,
   pool: ObjectId,
+  /** The package's shared Registry, which every call into the pool names first (its package version gates the call). */
+  registry: ObjectId,
   balance: AtomicAmount
 })
 

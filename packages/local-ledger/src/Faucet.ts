@@ -1,6 +1,5 @@
 import { Effect, Layer, Option, Schema } from "effect"
 import { HttpRouter, type HttpServerRequest, HttpServerResponse } from "effect/http"
-import { SUI_COIN_TYPE } from "@gateway/domain/chain/SpendAccountModule"
 import { LocalLedger } from "./LocalLedger.ts"
 
 /** What the local faucet gives per request: 10 SUI. */
@@ -8,7 +7,7 @@ export const FAUCET_AMOUNT = 10_000_000_000n
 
 const FaucetRequest = Schema.Struct({ FixedAmountRequest: Schema.Struct({ recipient: Schema.String }) })
 
-/** Sui's faucet v2 protocol (`requestSuiFromFaucetV2`) at `POST /v2/gas`, minting on LocalLedger: local mode and `npm run ledger` only. */
+/** Sui's faucet v2 protocol (`requestSuiFromFaucetV2`) at `POST /v2/gas`: a transfer from LocalLedger's faucet address. */
 export const Faucet: Layer.Layer<never, never, HttpRouter.HttpRouter | LocalLedger> = Layer.unwrap(
   LocalLedger.useSync((ledger) =>
     HttpRouter.add("POST", "/v2/gas", (request: HttpServerRequest.HttpServerRequest) =>
@@ -19,14 +18,13 @@ export const Faucet: Layer.Layer<never, never, HttpRouter.HttpRouter | LocalLedg
         if (Option.isNone(decoded)) {
           return HttpServerResponse.jsonUnsafe({ status: { Failure: { internal: "expected {\"FixedAmountRequest\":{\"recipient\":\"0x…\"}}" } } }, { status: 400 })
         }
-        const coin = yield* Effect.option(ledger.mint(decoded.value.FixedAmountRequest.recipient, SUI_COIN_TYPE, FAUCET_AMOUNT))
-        return Option.match(coin, {
+        const sent = yield* Effect.option(ledger.faucet(decoded.value.FixedAmountRequest.recipient, FAUCET_AMOUNT))
+        return Option.match(sent, {
           onNone: () => HttpServerResponse.jsonUnsafe({ status: { Failure: { internal: "the local ledger is unavailable" } } }, { status: 503 }),
-          onSome: (c) =>
+          onSome: ({ coin, transaction }) =>
             HttpServerResponse.jsonUnsafe({
               status: "Success",
-              // A mint is not a transaction on this ledger; the digest names the mint, it cannot be fetched.
-              coins_sent: [{ amount: Number(FAUCET_AMOUNT), id: c.id, transferTxDigest: c.previousTransaction }]
+              coins_sent: [{ amount: Number(FAUCET_AMOUNT), id: coin.id, transferTxDigest: transaction.digest }]
             })
         })
       }))

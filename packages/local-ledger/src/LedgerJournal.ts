@@ -15,6 +15,7 @@ export const JournalEntry = Schema.Union([
     digest: Schema.optionalKey(Schema.String),
     status: Schema.optionalKey(Schema.Literals(["success", "failure"]))
   }),
+  // `mint` (local mode's coins of any type); the faucet's transfers are Execute entries like any transaction.
   Schema.TaggedStruct("Mint", { recipient: Schema.String, coinType: Schema.String, amount: Schema.String, atMs: Schema.Number }),
   Schema.TaggedStruct("Checkpoint", { atMs: Schema.Number, digests: Schema.optionalKey(Schema.Array(Schema.String)) })
 ])

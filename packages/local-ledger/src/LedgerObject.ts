@@ -1,6 +1,18 @@
 import { bcs, TypeTagSerializer } from "@mysten/sui/bcs"
 import { normalizeStructTag, normalizeSuiAddress } from "@mysten/sui/utils"
-import { CLOCK_OBJECT_ID, coinObjectType, grantType, normalizeCoinType, poolType, registryType, Structs, SUI_COIN_TYPE } from "@gateway/domain/chain/SpendAccountModule"
+import type { GrantWindow } from "@gateway/domain/chain/GrantWindow"
+import {
+  adminCapType,
+  CLOCK_OBJECT_ID,
+  coinObjectType,
+  grantType,
+  normalizeCoinType,
+  PACKAGE_VERSION,
+  poolType,
+  registryType,
+  Structs,
+  SUI_COIN_TYPE
+} from "@gateway/domain/chain/SpendAccountModule"
 import { genesisDigest } from "@gateway/chain/LocalNetwork"
 import { makeMemo } from "@gateway/chain/Memo"
 import { addressBytes } from "./AddressBytes.ts"
@@ -27,8 +39,13 @@ export interface PoolData {
   readonly balance: bigint
   /** The id of the pool's `Table` of create nonces. */
   readonly noncesId: string
-  /** The create nonces the pool has seen, hex; on Sui they are the table's dynamic fields. */
-  readonly nonces: ReadonlyArray<string>
+  /** The create nonces the pool holds, hex, each with its deadline; on Sui they are the table's dynamic fields. */
+  readonly nonces: ReadonlyArray<PoolNonce>
+}
+
+export interface PoolNonce {
+  readonly nonce: string
+  readonly deadlineMs: bigint
 }
 
 export interface GrantData {
@@ -41,6 +58,9 @@ export interface GrantData {
   readonly spent: bigint
   readonly maxPerPayment: bigint
   readonly expiryMs: bigint
+  readonly window: GrantWindow
+  /** The only recipients `pay` may pay, normalized; empty for any. */
+  readonly recipients: ReadonlyArray<string>
   readonly paused: boolean
   readonly revoked: boolean
   readonly policyIds: ReadonlyArray<bigint>
@@ -54,9 +74,16 @@ export interface ClockData {
 /** The package's `Registry`; the pools derived from it are its claims (on Sui, dynamic fields of its UID). */
 export interface RegistryData {
   readonly _tag: "Registry"
+  /** The package version every call requires (`set_version` moves it). */
+  readonly version: bigint
 }
 
-export type ObjectData = CoinData | PoolData | GrantData | ClockData | RegistryData
+/** The right to move the Registry to a new package version. */
+export interface AdminCapData {
+  readonly _tag: "AdminCap"
+}
+
+export type ObjectData = CoinData | PoolData | GrantData | ClockData | RegistryData | AdminCapData
 
 export interface LedgerObject {
   readonly id: string
@@ -100,6 +127,8 @@ const normalizedObjectType = (data: ObjectData, originalId: string): string => {
       return normalizeStructTag("0x2::clock::Clock")
     case "Registry":
       return normalizeStructTag(registryType(originalId))
+    case "AdminCap":
+      return normalizeStructTag(adminCapType(originalId))
   }
 }
 
@@ -127,6 +156,14 @@ export const objectContents = (id: string, data: ObjectData, nowMs: bigint = 0n)
         spent: data.spent,
         max_per_payment: data.maxPerPayment,
         expiry_ms: data.expiryMs,
+        window: {
+          kind: data.window.kind,
+          period_ms: data.window.periodMs,
+          limit: data.window.limit,
+          start_ms: data.window.startMs,
+          spent: data.window.spent
+        },
+        recipients: data.recipients.map(addressBytes),
         paused: data.paused,
         revoked: data.revoked,
         policy_ids: [...data.policyIds],
@@ -135,7 +172,9 @@ export const objectContents = (id: string, data: ObjectData, nowMs: bigint = 0n)
     case "Clock":
       return Structs.Clock.serialize({ id: addressBytes(id), timestamp_ms: nowMs }).toBytes()
     case "Registry":
-      return Structs.Registry.serialize({ id: addressBytes(id) }).toBytes()
+      return Structs.Registry.serialize({ id: addressBytes(id), version: data.version }).toBytes()
+    case "AdminCap":
+      return Structs.AdminCap.serialize({ id: addressBytes(id) }).toBytes()
   }
 }
 
@@ -284,5 +323,5 @@ export const genesisObjects = (pkg: { readonly originalId: string; readonly regi
     }
     return withVersion({ ...object, storageRebate: storageCost({ ...object, version: GENESIS_VERSION }, pkg.originalId) }, GENESIS_VERSION, pkg.originalId)
   }
-  return [made(normalizeSuiAddress(CLOCK_OBJECT_ID), { _tag: "Clock" }), made(normalizeSuiAddress(pkg.registryId), { _tag: "Registry" })]
+  return [made(normalizeSuiAddress(CLOCK_OBJECT_ID), { _tag: "Clock" }), made(normalizeSuiAddress(pkg.registryId), { _tag: "Registry", version: PACKAGE_VERSION })]
 }

@@ -6,7 +6,7 @@ import { Clock, Context, Effect, Layer, PubSub, Schema, Semaphore, Stream } from
 import type { ChainEvent } from "@gateway/domain/chain/ChainTransaction"
 import { normalizeCoinType, type SpendAccountPackage, SUI_COIN_TYPE } from "@gateway/domain/chain/SpendAccountModule"
 import { Unavailable } from "@gateway/domain/Errors"
-import { decodeBase64 } from "@gateway/chain/Base64"
+import { decodeBase64, encodeBase64 } from "@gateway/chain/Base64"
 import { transactionSignedBy } from "@gateway/chain/SuiSignatures"
 import { Rejection } from "./execute/Admission.ts"
 import type { Execution, ObjectReader } from "./Execution.ts"
@@ -18,6 +18,7 @@ import { genesisObjects, type LedgerObject, withVersion } from "./LedgerObject.t
 import { type JournalEntry, LedgerJournal } from "./LedgerJournal.ts"
 import { LedgerObjects } from "./LedgerObjects.ts"
 import { suiDigest } from "./SuiDigest.ts"
+import { faucetGenesisCoin, faucetKeypair, faucetTransfer } from "./FaucetAccount.ts"
 
 /** A transaction the ledger refused before executing it (bad signature, stale object, too little gas). */
 export class LedgerRejected extends Schema.TaggedError<LedgerRejected>()("LedgerRejected", { reason: Schema.String }) {}
@@ -36,6 +37,8 @@ export interface Faults {
   readonly delayMs: number
   readonly neverFinal: boolean
   readonly dropAfterExecute: boolean
+  /** How far the ledger's Clock reads ahead of the process's: time passing, for tests of expiries and windows. */
+  readonly clockAheadMs: number
 }
 
 export type TransactionData = ReturnType<typeof bcs.TransactionData.parse>
@@ -65,8 +68,17 @@ export interface LedgerTransaction {
   readonly effectsDigest: string
   readonly eventsRecord: EventsRecord | undefined
   readonly balanceChanges: ReadonlyArray<BalanceChange>
-  readonly timestampMs: bigint
+  /** When it executed: the time its Clock reads were taken at. */
+  readonly executedAtMs: bigint
+  /** Its checkpoint's time; a full node gives none, nor a checkpoint, until a checkpoint includes it. */
+  readonly timestampMs: bigint | null
   readonly checkpoint: bigint | null
+}
+
+/** What the faucet sent: its transfer, an ordinary transaction, and the coin it created for the recipient. */
+export interface FaucetTransfer {
+  readonly transaction: LedgerTransaction
+  readonly coin: LedgerObject
 }
 
 /** A transaction to simulate: its gas may be left for the ledger to choose, as a full node does. */
@@ -82,7 +94,7 @@ export interface SimulationRequest {
   readonly gasSelection: boolean
 }
 
-const noFaults: Faults = { unavailable: false, delayMs: 0, neverFinal: false, dropAfterExecute: false }
+const noFaults: Faults = { unavailable: false, delayMs: 0, neverFinal: false, dropAfterExecute: false, clockAheadMs: 0 }
 
 /**
  * The coin a simulation without gas payment pays from, as Sui's dry run mocks
@@ -132,8 +144,10 @@ export class LocalLedger extends Context.Service<LocalLedger, {
   executeSigned(txBytes: string, signatures: ReadonlyArray<string>): Effect.Effect<LedgerTransaction, LedgerRejected | Unavailable>
   /** Executes against the current state, choosing gas if asked, and commits nothing: no object, digest or journal entry. */
   simulate(request: SimulationRequest): Effect.Effect<LedgerTransaction, LedgerRejected | Unavailable>
-  /** Faucet, local mode only: mints a coin of any type to an address. */
+  /** Local mode only: mints a coin of any type to an address, out of thin air (no transaction, no digest to fetch). */
   mint(recipient: string, coinType: string, amount: bigint): Effect.Effect<LedgerObject, Unavailable>
+  /** The faucet (`/v2/gas`): a transfer of `amount` SUI, signed by the faucet's address and executed like any transaction. */
+  faucet(recipient: string, amount: bigint): Effect.Effect<FaucetTransfer, Unavailable>
   readonly checkpoint: Effect.Effect<bigint, Unavailable>
   readonly latestCheckpoint: Effect.Effect<LedgerCheckpoint, Unavailable>
   getCheckpoint(sequenceNumber: bigint): Effect.Effect<LedgerCheckpoint | undefined, Unavailable>
@@ -145,6 +159,8 @@ export class LocalLedger extends Context.Service<LocalLedger, {
   /** Objects owned by the address, by id. */
   ownedObjects(owner: string): Effect.Effect<ReadonlyArray<LedgerObject>, Unavailable>
   setFaults(faults: Partial<Faults>): Effect.Effect<void>
+  /** What the ledger's Clock (0x6) reads now, in ms. */
+  readonly now: Effect.Effect<number>
 }>()("@gateway/local-ledger/LocalLedger") {
   static readonly layer = (config: LedgerConfig) =>
     Layer.effect(
@@ -155,14 +171,15 @@ export class LocalLedger extends Context.Service<LocalLedger, {
         const lock = yield* Semaphore.make(1)
         const objects = new LedgerObjects()
         const transactions = new Map<string, LedgerTransaction>()
-        const finality = new Map<string, bigint>()
+        /** The checkpoint that made each final transaction final. */
+        const finality = new Map<string, Pick<LedgerCheckpoint, "sequenceNumber" | "timestampMs">>()
         const checkpoints: Array<LedgerCheckpoint> = [makeCheckpoint({ previous: undefined, timestampMs: 0n, transactions: [] })]
         const made = yield* PubSub.unbounded<LedgerCheckpoint>()
         let pending: Array<string> = []
         let mints = 0
         let faults = noFaults
 
-        for (const object of genesisObjects(pkg)) objects.set(object)
+        for (const object of [...genesisObjects(pkg), faucetGenesisCoin(pkg)]) objects.set(object)
 
         const latest = (): LedgerCheckpoint => checkpoints[checkpoints.length - 1] ?? checkpoints[0] ?? makeCheckpoint({ previous: undefined, timestampMs: 0n, transactions: [] })
 
@@ -191,7 +208,7 @@ export class LocalLedger extends Context.Service<LocalLedger, {
           readonly bytes: Uint8Array
           readonly signatures: ReadonlyArray<Uint8Array>
           readonly execution: Execution
-          readonly timestampMs: bigint
+          readonly executedAtMs: bigint
         }): LedgerTransaction => {
           const events = eventsRecord(input.execution.events, pkg.publishedAt)
           const effects = effectsBcs({ digest: input.digest, execution: input.execution, eventsDigest: events?.digest })
@@ -209,12 +226,16 @@ export class LocalLedger extends Context.Service<LocalLedger, {
             effectsDigest: suiDigest("TransactionEffects", effects),
             eventsRecord: events,
             balanceChanges: balanceChanges(input.execution),
-            timestampMs: input.timestampMs,
+            executedAtMs: input.executedAtMs,
+            timestampMs: null,
             checkpoint: null
           }
         }
 
-        const withFinality = (tx: LedgerTransaction): LedgerTransaction => ({ ...tx, checkpoint: finality.get(tx.digest) ?? null })
+        const withFinality = (tx: LedgerTransaction): LedgerTransaction => {
+          const final = finality.get(tx.digest)
+          return final === undefined ? tx : { ...tx, checkpoint: final.sequenceNumber, timestampMs: final.timestampMs }
+        }
 
         const applyExecute = Effect.fnUntraced(function*(txBytes: string, signatures: ReadonlyArray<string>, atMs: number, replaying: boolean) {
           const bytes = yield* Effect.try({ try: () => decodeBase64(txBytes), catch: () => new LedgerRejected({ reason: "transaction bytes are not base64" }) })
@@ -231,7 +252,7 @@ export class LocalLedger extends Context.Service<LocalLedger, {
             if (!ok.some(Boolean)) return yield* new LedgerRejected({ reason: `no valid signature by ${signer}` })
           }
           const execution = yield* run(data, digest, BigInt(atMs), objects)
-          const tx = describe({ digest, data, bytes, signatures: signatures.map((s) => decodeBase64(s)), execution, timestampMs: BigInt(atMs) })
+          const tx = describe({ digest, data, bytes, signatures: signatures.map((s) => decodeBase64(s)), execution, executedAtMs: BigInt(atMs) })
           // A dropped transaction was executed but never committed, so it is not journaled either.
           if (faults.dropAfterExecute && !replaying) return tx
           // Journal first: the ledger must not run ahead of what it can replay.
@@ -271,7 +292,7 @@ export class LocalLedger extends Context.Service<LocalLedger, {
           })
           const checkpoint = makeCheckpoint({ previous: latest(), timestampMs: BigInt(atMs), transactions: included })
           checkpoints.push(checkpoint)
-          for (const tx of included) finality.set(tx.digest, checkpoint.sequenceNumber)
+          for (const tx of included) finality.set(tx.digest, checkpoint)
           const done = new Set(digests)
           pending = pending.filter((digest) => !done.has(digest))
           yield* PubSub.publish(made, checkpoint)
@@ -350,10 +371,24 @@ export class LocalLedger extends Context.Service<LocalLedger, {
           const budget = request.budget ?? (yield* estimate())
           const resolved = assemble(request, payment, price, budget)
           const execution = yield* run(resolved.data, resolved.digest, nowMs, against)
-          return describe({ digest: resolved.digest, data: resolved.data, bytes: resolved.bytes, signatures: [], execution, timestampMs: nowMs })
+          return describe({ digest: resolved.digest, data: resolved.data, bytes: resolved.bytes, signatures: [], execution, executedAtMs: nowMs })
         })
 
-        const now = Clock.currentTimeMillis
+        /**
+         * The faucet's transfer, as a wallet would make it: built and dry-run for gas, signed by the faucet's key, then
+         * executed (and journaled) like any transaction, so its digest can be fetched and a replay reproduces it.
+         */
+        const applyFaucet = Effect.fnUntraced(function*(recipient: string, amount: bigint, atMs: number) {
+          const built = yield* simulate(faucetTransfer(recipient, amount), atMs)
+          const { signature } = yield* Effect.promise(() => faucetKeypair.signTransaction(built.bcs))
+          const transaction = yield* applyExecute(encodeBase64(built.bcs), [signature], atMs, false)
+          const address = normalizeSuiAddress(recipient)
+          const coin = transaction.execution.changes.find((change) => change.before === undefined && change.after?.owner._tag === "Address" && change.after.owner.address === address)?.after
+          if (transaction.status !== "success" || coin === undefined) return yield* new LedgerRejected({ reason: `the faucet's transfer failed: ${transaction.error ?? "no coin was created"}` })
+          return { transaction, coin }
+        }, Effect.catchTag("LedgerRejected", (rejected) => Effect.fail(new Unavailable({ message: "The local faucet could not pay", reason: rejected.reason }))))
+
+        const now = Effect.map(Clock.currentTimeMillis, (ms) => ms + faults.clockAheadMs)
         const checkpointPending = guard(lock.withPermit(Effect.flatMap(now, checkpointNow)))
         // The timer's checkpoints get no span: an idle ledger would otherwise trace one every interval.
         if (config.checkpointIntervalMs > 0) {
@@ -376,6 +411,11 @@ export class LocalLedger extends Context.Service<LocalLedger, {
             guard(lock.withPermit(Effect.flatMap(now, (at) => applyMint(recipient, coinType, amount, at, false)))).pipe(
               Effect.tap((coin) => Effect.annotateCurrentSpan("objectId", coin.id)),
               Effect.withSpan("LocalLedger.mint")
+            ),
+          faucet: (recipient, amount) =>
+            guard(lock.withPermit(Effect.flatMap(now, (at) => applyFaucet(recipient, amount, at)))).pipe(
+              Effect.tap(({ transaction }) => annotateTransaction(transaction)),
+              Effect.withSpan("LocalLedger.faucet")
             ),
           checkpoint: checkpointPending.pipe(
             Effect.tap((sequenceNumber) => Effect.annotateCurrentSpan("checkpoint", sequenceNumber.toString())),
@@ -402,7 +442,8 @@ export class LocalLedger extends Context.Service<LocalLedger, {
           setFaults: (next) =>
             Effect.sync(() => {
               faults = { ...faults, ...next }
-            })
+            }),
+          now
         })
       })
     )

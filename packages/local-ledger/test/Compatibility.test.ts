@@ -9,6 +9,7 @@ import { fromBase58, fromBase64, normalizeStructTag, toBase64, toHex } from "@my
 import { verifyTransactionSignature } from "@mysten/sui/verify"
 import { assert, describe, it } from "@effect/vitest"
 import { Clock, Effect } from "effect"
+import { WindowKind } from "@gateway/domain/chain/GrantWindow"
 import { coinObjectType, Events, nonceBytes, poolIdOf, Structs, SUI_COIN_TYPE } from "@gateway/domain/chain/SpendAccountModule"
 import * as Kinds from "@gateway/chain/transactions/Kinds"
 import { FAUCET_AMOUNT } from "../src/Faucet.ts"
@@ -179,12 +180,15 @@ describe("LocalLedger agrees with @mysten/sui", () => {
                 sender: owner.toSuiAddress(),
                 grantId: "g_compat",
                 deadlineMs,
+                registry,
                 pool,
                 coinType: SUI_COIN_TYPE,
                 delegate: delegate.toSuiAddress(),
                 sessionCap: 300n,
                 maxPerPayment: 100n,
                 expiryMs: 0n,
+                window: { kind: WindowKind.none },
+                recipients: [],
                 policyIds: [7n]
               })
             ),
@@ -194,15 +198,15 @@ describe("LocalLedger agrees with @mysten/sui", () => {
           assert.deepStrictEqual(grantCreated.nonce, [...nonceBytes("g_compat")], "the create's nonce is the gateway's grant id")
           const grant = yield* sharedRef(grantCreated.grant_id)
 
-          yield* run(yield* promise(() => Kinds.pauseGrant(PKG, { sender: owner.toSuiAddress(), grant, kind: 0 })), owner)
-          yield* run(yield* promise(() => Kinds.resumeGrant(PKG, { sender: owner.toSuiAddress(), grant, kind: 0 })), owner)
+          yield* run(yield* promise(() => Kinds.pauseGrant(PKG, { sender: owner.toSuiAddress(), registry, grant, kind: 0 })), owner)
+          yield* run(yield* promise(() => Kinds.resumeGrant(PKG, { sender: owner.toSuiAddress(), registry, grant, kind: 0 })), owner)
           yield* run(
             yield* promise(() =>
-              Kinds.pay(PKG, { sender: delegate.toSuiAddress(), grant, pool, coinType: SUI_COIN_TYPE, amount: 60n, recipient, memo: new Uint8Array([1, 2]) })
+              Kinds.pay(PKG, { sender: delegate.toSuiAddress(), registry, grant, pool, coinType: SUI_COIN_TYPE, amount: 60n, recipient, memo: new Uint8Array([1, 2]) })
             ),
             delegate
           )
-          yield* run(yield* promise(() => Kinds.revokeGrant(PKG, { sender: owner.toSuiAddress(), grant })), owner)
+          yield* run(yield* promise(() => Kinds.revokeGrant(PKG, { sender: owner.toSuiAddress(), registry, grant })), owner)
           assert.strictEqual(digests.size, 7)
         }).pipe(Effect.provide(ledgerLayer())))
 
@@ -292,12 +296,15 @@ describe("LocalLedger agrees with @mysten/sui", () => {
             sender: owner.toSuiAddress(),
             grantId: "g_ids",
             deadlineMs,
+            registry,
             pool,
             coinType: SUI_COIN_TYPE,
             delegate: delegate.toSuiAddress(),
             sessionCap: 100n,
             maxPerPayment: 10n,
             expiryMs: 0n,
+            window: { kind: WindowKind.none },
+            recipients: [],
             policyIds: []
           })
         )).txKindBytes,
@@ -310,7 +317,7 @@ describe("LocalLedger agrees with @mysten/sui", () => {
       // pay: the recipient's coin is creation 0.
       const payTx = yield* execute(
         (yield* promise(() =>
-          Kinds.pay(PKG, { sender: delegate.toSuiAddress(), grant, pool, coinType: SUI_COIN_TYPE, amount: 5n, recipient, memo: new Uint8Array() })
+          Kinds.pay(PKG, { sender: delegate.toSuiAddress(), registry, grant, pool, coinType: SUI_COIN_TYPE, amount: 5n, recipient, memo: new Uint8Array() })
         )).txKindBytes,
         delegate
       )

@@ -9,6 +9,7 @@ import { verifyTransactionSignature } from "@mysten/sui/verify"
 import { assert, describe, it } from "@effect/vitest"
 import { Effect } from "effect"
 import * as fc from "fast-check"
+import { WindowKind } from "@gateway/domain/chain/GrantWindow"
 import { normalizeCoinType, SUI_COIN_TYPE } from "@gateway/domain/chain/SpendAccountModule"
 import { decodeBase64, encodeBase64 } from "@gateway/chain/Base64"
 import { applyReadMask, maskedFields } from "../src/grpc/ReadMask.ts"
@@ -30,7 +31,10 @@ const Data: fc.Arbitrary<ObjectData> = fc.oneof(
     owner: fc.nat().map(addr),
     balance: fc.bigInt({ min: 0n, max: 2n ** 64n - 1n }),
     noncesId: fc.nat().map(addr),
-    nonces: fc.array(fc.string({ unit: fc.constantFrom(..."0123456789abcdef"), minLength: 2, maxLength: 8 }), { maxLength: 4 })
+    nonces: fc.array(
+      fc.record({ nonce: fc.string({ unit: fc.constantFrom(..."0123456789abcdef"), minLength: 2, maxLength: 8 }), deadlineMs: fc.bigInt({ min: 0n, max: 2n ** 64n - 1n }) }),
+      { maxLength: 4 }
+    )
   }),
   fc.record({
     _tag: fc.constant("Grant" as const),
@@ -42,12 +46,21 @@ const Data: fc.Arbitrary<ObjectData> = fc.oneof(
     spent: fc.bigInt({ min: 0n, max: 2n ** 64n - 1n }),
     maxPerPayment: fc.bigInt({ min: 0n, max: 2n ** 64n - 1n }),
     expiryMs: fc.bigInt({ min: 0n, max: 2n ** 64n - 1n }),
+    window: fc.record({
+      kind: fc.constantFrom(WindowKind.none, WindowKind.period, WindowKind.calendarMonth),
+      periodMs: fc.bigInt({ min: 0n, max: 2n ** 64n - 1n }),
+      limit: fc.bigInt({ min: 0n, max: 2n ** 64n - 1n }),
+      startMs: fc.bigInt({ min: 0n, max: 2n ** 64n - 1n }),
+      spent: fc.bigInt({ min: 0n, max: 2n ** 64n - 1n })
+    }),
+    recipients: fc.array(fc.nat().map(addr), { maxLength: 16 }),
     paused: fc.boolean(),
     revoked: fc.boolean(),
     policyIds: fc.array(fc.bigInt({ min: 0n, max: 2n ** 64n - 1n }), { maxLength: 3 }),
     kind: fc.nat({ max: 255 })
   }),
-  fc.constant({ _tag: "Registry" as const })
+  fc.record({ _tag: fc.constant("Registry" as const), version: fc.bigInt({ min: 0n, max: 5n }) }),
+  fc.constant({ _tag: "AdminCap" as const })
 )
 
 const OwnerArb: fc.Arbitrary<Owner> = fc.oneof(

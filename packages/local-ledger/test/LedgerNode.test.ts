@@ -63,10 +63,12 @@ describe("npm run ledger: LocalLedger as a node of its own", () => {
         return { announcement, digest, checkpoint, ownerBalance }
       }))
 
-      // One entry per line, every one a journal entry: the faucet's mint, the transfer, its checkpoint.
+      // One entry per line, every one a journal entry: the faucet's transfer, the payer's, their checkpoints.
       const lines = readFileSync(before.announcement.journal, "utf8").trimEnd().split("\n")
       const tags = lines.map((line) => Schema.decodeUnknownSync(Schema.fromJsonString(JournalEntry))(line)._tag)
-      assert.deepStrictEqual(tags, ["Mint", "Execute", "Checkpoint"])
+      // The faucet's transfer is a transaction too; the timer may checkpoint it before the second one runs.
+      assert.deepStrictEqual(tags.filter((tag) => tag !== "Checkpoint"), ["Execute", "Execute"])
+      assert.strictEqual(tags.at(-1), "Checkpoint")
 
       const { announcement } = yield* listening(yield* envFor(dir))
       const client = new SuiGrpcClient({ network: "localnet", baseUrl: announcement.gatewayEnv.SUI_GRPC_URL })

@@ -1,6 +1,7 @@
 import { fromBase64 } from "@mysten/sui/utils"
 import { assert, describe, it } from "@effect/vitest"
 import * as fc from "fast-check"
+import { WindowKind } from "@gateway/domain/chain/GrantWindow"
 import { AbortCode, type AbortName, Events, eventType, poolIdOf, SUI_COIN_TYPE } from "@gateway/domain/chain/SpendAccountModule"
 import * as Kinds from "@gateway/chain/transactions/Kinds"
 import type { Execution } from "../src/Execution.ts"
@@ -182,7 +183,7 @@ const scenario = async (seed: number, steps: ReadonlyArray<Step>) => {
     if (pool.data._tag !== "Pool") return assert.fail("the pool is not a Pool")
     assert.strictEqual(pool.data.balance, model.poolBalance, "pool balance")
     assert.strictEqual(pool.data.balance + model.paidOut, OPENING_DEPOSIT + deposits, "pool balance + paid out = deposits")
-    assert.deepStrictEqual([...pool.data.nonces].sort(), model.nonces.map((n) => Buffer.from(n).toString("hex")).sort(), "the pool remembers every create that ran")
+    assert.deepStrictEqual(pool.data.nonces.map((n) => n.nonce).sort(), model.nonces.map((n) => Buffer.from(n).toString("hex")).sort(), "the pool remembers every create that ran")
     for (const grant of model.grants) {
       const object = world.get(grant.id)
       if (object.data._tag !== "Grant") return assert.fail(`${grant.id} is not a Grant`)
@@ -235,8 +236,11 @@ const scenario = async (seed: number, steps: ReadonlyArray<Step>) => {
               ...fresh,
               sender: OWNER,
               grantId: fresh.nonce,
+              registry: world.shared(world.pkg.registryId),
               pool: world.shared(poolId),
               coinType: SUI_COIN_TYPE,
+              window: { kind: WindowKind.none },
+              recipients: [],
               policyIds: [BigInt(seed)]
             })
           }
@@ -261,6 +265,7 @@ const scenario = async (seed: number, steps: ReadonlyArray<Step>) => {
         actor = step.byDelegate ? grant.delegate : pick([OWNER, ...DELEGATES.filter((d) => d !== grant.delegate), ...STRANGERS], step.other)
         kind = await Kinds.pay(world.pkg, {
           sender: actor,
+          registry: world.shared(world.pkg.registryId),
           grant: world.shared(grant.id),
           pool: world.shared(poolId),
           coinType: SUI_COIN_TYPE,
@@ -273,7 +278,7 @@ const scenario = async (seed: number, steps: ReadonlyArray<Step>) => {
       default: {
         if (grant === undefined) continue
         actor = step.byOwner ? OWNER : nonOwner(step.other)
-        const input = { sender: actor, grant: world.shared(grant.id), kind: 0 }
+        const input = { sender: actor, registry: world.shared(world.pkg.registryId), grant: world.shared(grant.id), kind: 0 }
         kind = await (step.op === "pause" ? Kinds.pauseGrant(world.pkg, input) : step.op === "resume" ? Kinds.resumeGrant(world.pkg, input) : Kinds.revokeGrant(world.pkg, input))
       }
     }

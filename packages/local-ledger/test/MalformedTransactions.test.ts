@@ -22,6 +22,10 @@ const ref = (object: LedgerObject) => ({ objectId: object.id, version: object.ve
 const sharedPool = (world: World, tx: Transaction, pool: string, mutable: boolean) =>
   tx.sharedObjectRef({ objectId: pool, initialSharedVersion: world.shared(pool).initialSharedVersion.toString(), mutable })
 
+/** The Registry, which every call names first (immutably, but for create_pool and set_version). */
+const registry = (world: World, tx: Transaction) =>
+  tx.sharedObjectRef({ objectId: world.pkg.registryId, initialSharedVersion: world.shared(world.pkg.registryId).initialSharedVersion.toString(), mutable: false })
+
 /** Runs a transaction Sui records as failed with `error`, and checks it changed nothing but gas and versions. */
 const expectFailed = (world: World, sender: string, compose: (tx: Transaction) => void, error: ExecutionFailure, command: number | null = 0) =>
   Effect.gen(function*() {
@@ -77,11 +81,11 @@ describe("execute() refuses, or fails, the transactions Sui refuses or fails", (
       const withdraw = target(world.pkg, "withdraw")
       // A stranger would abort ENotOwner; the two-byte u64 is found first.
       yield* expectFailed(world, STRANGER, (tx) => {
-        tx.moveCall({ target: withdraw, typeArguments: [SUI_COIN_TYPE], arguments: [sharedPool(world, tx, pool, true), tx.pure(new Uint8Array([1, 2]))] })
-      }, { CommandArgumentError: { argIdx: 1, kind: { InvalidBCSBytes: true } } })
+        tx.moveCall({ target: withdraw, typeArguments: [SUI_COIN_TYPE], arguments: [registry(world, tx), sharedPool(world, tx, pool, true), tx.pure(new Uint8Array([1, 2]))] })
+      }, { CommandArgumentError: { argIdx: 2, kind: { InvalidBCSBytes: true } } })
       yield* expectFailed(world, OWNER, (tx) => {
-        tx.moveCall({ target: withdraw, typeArguments: [SUI_COIN_TYPE], arguments: [sharedPool(world, tx, pool, true), tx.pure(new Uint8Array(9).fill(1))] })
-      }, { CommandArgumentError: { argIdx: 1, kind: { InvalidBCSBytes: true } } })
+        tx.moveCall({ target: withdraw, typeArguments: [SUI_COIN_TYPE], arguments: [registry(world, tx), sharedPool(world, tx, pool, true), tx.pure(new Uint8Array(9).fill(1))] })
+      }, { CommandArgumentError: { argIdx: 2, kind: { InvalidBCSBytes: true } } })
       // An address of three bytes, in a framework command: the address comes after the objects.
       yield* expectFailed(world, OWNER, (tx) => {
         const [coin] = tx.splitCoins(tx.gas, [1n])
@@ -100,22 +104,28 @@ describe("execute() refuses, or fails, the transactions Sui refuses or fails", (
     Effect.gen(function*() {
       const { world, pool } = yield* withPool
       yield* expectFailed(world, STRANGER, (tx) => {
-        tx.moveCall({ target: target(world.pkg, "withdraw"), typeArguments: ["u64"], arguments: [sharedPool(world, tx, pool, true), tx.pure.u64(1n)] })
-      }, { CommandArgumentError: { argIdx: 0, kind: { TypeMismatch: true } } })
+        tx.moveCall({ target: target(world.pkg, "withdraw"), typeArguments: ["u64"], arguments: [registry(world, tx), sharedPool(world, tx, pool, true), tx.pure.u64(1n)] })
+      }, { CommandArgumentError: { argIdx: 1, kind: { TypeMismatch: true } } })
       const coin = world.coin(OWNER, 5n)
       yield* expectFailed(world, OWNER, (tx) => {
-        tx.moveCall({ target: target(world.pkg, "withdraw"), typeArguments: [SUI_COIN_TYPE], arguments: [tx.objectRef(ref(coin)), tx.pure.u64(1n)] })
-      }, { CommandArgumentError: { argIdx: 0, kind: { TypeMismatch: true } } })
+        tx.moveCall({ target: target(world.pkg, "withdraw"), typeArguments: [SUI_COIN_TYPE], arguments: [registry(world, tx), tx.objectRef(ref(coin)), tx.pure.u64(1n)] })
+      }, { CommandArgumentError: { argIdx: 1, kind: { TypeMismatch: true } } })
     }))
 
   it.effect("fails a shared object declared immutable and passed to a &mut parameter; the same call declared mutable succeeds", () =>
     Effect.gen(function*() {
       const { world, pool } = yield* withPool
       const withdraw = (mutable: boolean) => (tx: Transaction) => {
-        tx.moveCall({ target: target(world.pkg, "withdraw"), typeArguments: [SUI_COIN_TYPE], arguments: [sharedPool(world, tx, pool, mutable), tx.pure.u64(1n)] })
+        const [coin] = tx.moveCall({
+          target: target(world.pkg, "withdraw"),
+          typeArguments: [SUI_COIN_TYPE],
+          arguments: [registry(world, tx), sharedPool(world, tx, pool, mutable), tx.pure.u64(1n)]
+        })
+        if (coin === undefined) throw new Error("withdraw returned nothing")
+        tx.transferObjects([coin], OWNER)
       }
-      const failed = yield* expectFailed(world, OWNER, withdraw(false), { CommandArgumentError: { argIdx: 0, kind: { InvalidObjectByMutRef: true } } })
-      assert.deepStrictEqual(failed.unchangedShared.map((o) => o.id), [pool], "a pool read immutably is ReadOnlyRoot")
+      const failed = yield* expectFailed(world, OWNER, withdraw(false), { CommandArgumentError: { argIdx: 1, kind: { InvalidObjectByMutRef: true } } })
+      assert.sameMembers(failed.unchangedShared.map((o) => o.id), [pool, world.pkg.registryId], "a pool read immutably is ReadOnlyRoot")
       assert.isTrue(succeeded(yield* Effect.promise(() => world.run(OWNER, withdraw(true)))))
     }))
 
@@ -123,8 +133,8 @@ describe("execute() refuses, or fails, the transactions Sui refuses or fails", (
     Effect.gen(function*() {
       const { world, pool } = yield* withPool
       yield* expectFailed(world, OWNER, (tx) => {
-        tx.moveCall({ target: target(world.pkg, "deposit"), typeArguments: [SUI_COIN_TYPE], arguments: [sharedPool(world, tx, pool, true), tx.gas] })
-      }, { CommandArgumentError: { argIdx: 1, kind: { InvalidGasCoinUsage: true } } })
+        tx.moveCall({ target: target(world.pkg, "deposit"), typeArguments: [SUI_COIN_TYPE], arguments: [registry(world, tx), sharedPool(world, tx, pool, true), tx.gas] })
+      }, { CommandArgumentError: { argIdx: 2, kind: { InvalidGasCoinUsage: true } } })
       yield* expectFailed(world, OWNER, (tx) => {
         tx.splitCoins(tx.gas, [1n])
       }, { UnusedValueWithoutDrop: { resultIdx: 0, secondaryIdx: 0 } }, null)
@@ -137,7 +147,7 @@ describe("execute() refuses, or fails, the transactions Sui refuses or fails", (
         tx.moveCall({ target: `${world.pkg.publishedAt}::spend_account::steal`, typeArguments: [SUI_COIN_TYPE], arguments: [sharedPool(world, tx, pool, true)] })
       }, { FunctionNotFound: true })
       yield* expectRefused(world, OWNER, (tx) => {
-        tx.moveCall({ target: `0x${"ab".repeat(32)}::spend_account::withdraw`, typeArguments: [SUI_COIN_TYPE], arguments: [sharedPool(world, tx, pool, true), tx.pure.u64(1n)] })
+        tx.moveCall({ target: `0x${"ab".repeat(32)}::spend_account::withdraw`, typeArguments: [SUI_COIN_TYPE], arguments: [registry(world, tx), sharedPool(world, tx, pool, true), tx.pure.u64(1n)] })
       }, /is not on this ledger/)
     }))
 })

@@ -3,9 +3,17 @@
 /// An owner locks funds of one coin type in a shared `Pool<T>` and hands a
 /// delegate (for example a payment gateway's signer) a shared `Grant` that
 /// lets the delegate pay out of the pool under limits chosen by the owner:
-/// a cap on the whole session, a cap on each payment, and an optional expiry.
-/// The owner can pause, resume or revoke the grant at any time, and deposit
-/// into or withdraw from the pool.
+/// a cap on the whole session, a cap on each payment, an optional expiry, an
+/// optional limit per window (a fixed period or a calendar month in UTC) and
+/// an optional list of the only recipients it may pay. The owner can pause,
+/// resume or revoke the grant at any time, and deposit into or withdraw from
+/// the pool.
+///
+/// Upgrades: the shared `Registry` carries the package version every entry
+/// function requires. An upgrade that must switch older code off bumps
+/// `VERSION`, and the holder of the `AdminCap` calls `set_version` through the
+/// new package: from then on every call into an older package version aborts
+/// (EWrongVersion), `pay` and `create_pool` included.
 ///
 /// The TypeScript description in
 /// `packages/domain/src/chain/SpendAccountModule.ts` mirrors this file
@@ -61,15 +69,50 @@ const EWrongVersion: u64 = 16;
 const ENonceUsed: u64 = 17;
 /// The create's deadline has passed.
 const EDeadlinePassed: u64 = 18;
-/// `migrate_*` on an object already at this package's version.
+/// `migrate_*` or `set_version` on something already at this package's version.
 const ENotUpgrade: u64 = 19;
+/// The window's arguments are not a valid window (see `valid_window`).
+const EInvalidWindow: u64 = 20;
+/// The amount would take the current window's spending above its limit.
+const EExceedsWindowLimit: u64 = 21;
+/// More recipients than `MAX_RECIPIENTS`.
+const ETooManyRecipients: u64 = 22;
+/// The grant lists its recipients and this one is not among them.
+const ERecipientNotAllowed: u64 = 23;
+/// The create's deadline is further than `MAX_CREATE_LIFETIME_MS` away.
+const EDeadlineTooFar: u64 = 24;
+/// `forget_nonce` before the nonce's deadline has passed.
+const ENonceLive: u64 = 25;
+/// `forget_nonce` of a nonce the pool does not hold.
+const ENonceUnknown: u64 = 26;
 
 // === Versions ===
 
-/// The version of `Pool` and `Grant` this package serves. An upgrade that
-/// changes what the objects mean bumps it; `migrate_*` moves objects over,
-/// and the previous package's functions then refuse them (EWrongVersion).
+/// The version this package serves, of the `Registry` (every call) and of
+/// `Pool` and `Grant` objects. An upgrade that bumps it, followed by
+/// `set_version`, switches every older package version off; `migrate_*` then
+/// moves objects over.
 const VERSION: u64 = 1;
+
+// === Bounds ===
+
+/// The most recipients a grant may list.
+const MAX_RECIPIENTS: u64 = 16;
+/// The furthest a create's deadline may be: its nonce can be forgotten after
+/// it, so a pool's nonce table stays bounded by the creates of a week.
+const MAX_CREATE_LIFETIME_MS: u64 = 604_800_000;
+/// A fixed window's shortest and longest period: a minute and 366 days.
+const MIN_PERIOD_MS: u64 = 60_000;
+const MAX_PERIOD_MS: u64 = 31_622_400_000;
+const DAY_MS: u64 = 86_400_000;
+
+// === Window kinds ===
+
+const WINDOW_NONE: u8 = 0;
+/// Fixed periods of `period_ms`, the first starting at the grant's creation.
+const WINDOW_PERIOD: u8 = 1;
+/// Calendar months in UTC.
+const WINDOW_CALENDAR_MONTH: u8 = 2;
 
 // === Grant kinds ===
 
@@ -84,9 +127,29 @@ const KIND_OPEN: u8 = 2;
 
 /// Created and shared once, at publish. Every pool's id is derived from it
 /// and the pool's `PoolKey`, so a pool's id is known before it exists and
-/// there is at most one pool per owner and coin type.
+/// there is at most one pool per owner and coin type. Its `version` is the
+/// package version every entry function requires.
 public struct Registry has key {
     id: UID,
+    version: u64,
+}
+
+/// The right to move the `Registry` to a new package version. Sent to the
+/// publisher by `init`.
+public struct AdminCap has key, store {
+    id: UID,
+}
+
+/// At most `limit` may be paid per window. `kind` 0: no window (all fields 0).
+public struct Window has copy, drop, store {
+    kind: u8,
+    /// A fixed window's length; 0 for calendar months.
+    period_ms: u64,
+    limit: u64,
+    /// When the current window began.
+    start_ms: u64,
+    /// Paid in the window that began at `start_ms`.
+    spent: u64,
 }
 
 /// The key a pool's id is derived under: one pool per `owner` and `T`.
@@ -101,13 +164,15 @@ public struct Pool<phantom T> has key {
     version: u64,
     owner: address,
     balance: Balance<T>,
-    /// The nonces of the creates that ran on this pool: each runs once.
-    nonces: Table<vector<u8>, bool>,
+    /// The nonces of the creates that ran on this pool, each with its
+    /// deadline: each runs once, and is forgotten (`forget_nonce`) after it.
+    nonces: Table<vector<u8>, u64>,
 }
 
 /// The right of `delegate` to pay out of the pool `pool_id`, within limits.
-/// Shared, so that both the owner and the delegate can use it.
-public struct Grant has key, store {
+/// Shared, so that both the owner and the delegate can use it. Without
+/// `store`: nobody can wrap it or move it out of its shared place.
+public struct Grant has key {
     id: UID,
     version: u64,
     /// The pool this grant spends from.
@@ -124,6 +189,10 @@ public struct Grant has key, store {
     max_per_payment: u64,
     /// Clock time (ms) from which the grant can no longer be used; 0 = never.
     expiry_ms: u64,
+    /// The most that can be paid per window.
+    window: Window,
+    /// The only recipients `pay` may pay; empty = any.
+    recipients: vector<address>,
     paused: bool,
     revoked: bool,
     /// Off-chain policy identifiers the grant was issued under.
@@ -155,6 +224,8 @@ public struct GrantCreated has copy, drop {
     session_cap: u64,
     max_per_payment: u64,
     expiry_ms: u64,
+    window: Window,
+    recipients: vector<address>,
     policy_ids: vector<u64>,
 }
 
@@ -178,13 +249,20 @@ public struct PaymentMade has copy, drop {
     recipient: address,
     amount: u64,
     spent: u64,
+    /// What the current window has spent, this payment included; 0 without a window.
+    window_spent: u64,
     memo: vector<u8>,
+}
+
+public struct VersionSet has copy, drop {
+    version: u64,
 }
 
 // === Publish ===
 
 fun init(ctx: &mut TxContext) {
-    transfer::share_object(Registry { id: object::new(ctx) });
+    transfer::share_object(Registry { id: object::new(ctx), version: VERSION });
+    transfer::transfer(AdminCap { id: object::new(ctx) }, ctx.sender());
 }
 
 // === Pool ===
@@ -193,6 +271,7 @@ fun init(ctx: &mut TxContext) {
 /// id is derived from the registry and (sender, T): a second pool for the
 /// same pair aborts in `derived_object::claim`.
 public fun create_pool<T>(registry: &mut Registry, coin: Coin<T>, ctx: &mut TxContext) {
+    assert!(registry.version == VERSION, EWrongVersion);
     let owner = ctx.sender();
     let pool = Pool<T> {
         id: derived_object::claim(&mut registry.id, PoolKey<T> { owner }),
@@ -210,7 +289,8 @@ public fun create_pool<T>(registry: &mut Registry, coin: Coin<T>, ctx: &mut TxCo
 }
 
 /// Add `coin` to the pool. Owner only.
-public fun deposit<T>(pool: &mut Pool<T>, coin: Coin<T>, ctx: &TxContext) {
+public fun deposit<T>(registry: &Registry, pool: &mut Pool<T>, coin: Coin<T>, ctx: &TxContext) {
+    assert!(registry.version == VERSION, EWrongVersion);
     assert!(pool.version == VERSION, EWrongVersion);
     assert!(ctx.sender() == pool.owner, ENotOwner);
     let amount = coin.value();
@@ -218,23 +298,37 @@ public fun deposit<T>(pool: &mut Pool<T>, coin: Coin<T>, ctx: &TxContext) {
     event::emit(Deposited { pool_id: object::id(pool), amount });
 }
 
-/// Take `amount` out of the pool and send it to the owner. Owner only.
-public fun withdraw<T>(pool: &mut Pool<T>, amount: u64, ctx: &mut TxContext) {
+/// Take `amount` out of the pool, returned to the caller's transaction
+/// (which may send it anywhere or use it further). Owner only.
+public fun withdraw<T>(registry: &Registry, pool: &mut Pool<T>, amount: u64, ctx: &mut TxContext): Coin<T> {
+    assert!(registry.version == VERSION, EWrongVersion);
     assert!(pool.version == VERSION, EWrongVersion);
     assert!(ctx.sender() == pool.owner, ENotOwner);
     assert!(pool.balance.value() >= amount, EInsufficientBalance);
-    let coin = coin::take(&mut pool.balance, amount, ctx);
-    transfer::public_transfer(coin, pool.owner);
+    coin::take(&mut pool.balance, amount, ctx)
+}
+
+/// Forget a create's nonce once its deadline has passed: the create can no
+/// longer run (EDeadlinePassed), so the entry only takes space. Anyone.
+public fun forget_nonce<T>(registry: &Registry, pool: &mut Pool<T>, nonce: vector<u8>, clock: &Clock) {
+    assert!(registry.version == VERSION, EWrongVersion);
+    assert!(pool.version == VERSION, EWrongVersion);
+    assert!(pool.nonces.contains(nonce), ENonceUnknown);
+    assert!(clock.timestamp_ms() > *pool.nonces.borrow(nonce), ENonceLive);
+    pool.nonces.remove(nonce);
 }
 
 // === Grants ===
 
-/// Let `delegate` pay out of `pool`, at most `max_per_payment` a payment and
-/// `session_cap` in total, until `expiry_ms` (0 = no expiry). Owner only.
-/// `nonce` makes the create single-use on this pool; `deadline_ms` is the
-/// last clock time at which it may run.
-/// Checks, in order: version, owner, deadline, nonce, caps, expiry.
+/// Let `delegate` pay out of `pool`, at most `max_per_payment` a payment,
+/// `session_cap` in total and, with a window, `window_limit` per window,
+/// until `expiry_ms` (0 = no expiry), to `recipients` only (empty = anyone).
+/// Owner only. `nonce` makes the create single-use on this pool;
+/// `deadline_ms` is the last clock time at which it may run.
+/// Checks, in order: registry version, pool version, owner, deadline,
+/// deadline bound, nonce, caps, expiry, window, recipients.
 public fun create_policy_grant<T>(
+    registry: &Registry,
     pool: &mut Pool<T>,
     nonce: vector<u8>,
     deadline_ms: u64,
@@ -242,18 +336,36 @@ public fun create_policy_grant<T>(
     session_cap: u64,
     max_per_payment: u64,
     expiry_ms: u64,
+    window_kind: u8,
+    window_period_ms: u64,
+    window_limit: u64,
+    recipients: vector<address>,
     policy_ids: vector<u64>,
     clock: &Clock,
     ctx: &mut TxContext,
 ) {
+    assert!(registry.version == VERSION, EWrongVersion);
     assert!(pool.version == VERSION, EWrongVersion);
     assert!(ctx.sender() == pool.owner, ENotOwner);
-    assert!(clock.timestamp_ms() <= deadline_ms, EDeadlinePassed);
+    let now = clock.timestamp_ms();
+    assert!(now <= deadline_ms, EDeadlinePassed);
+    assert!(deadline_ms - now <= MAX_CREATE_LIFETIME_MS, EDeadlineTooFar);
     assert!(!pool.nonces.contains(nonce), ENonceUsed);
-    pool.nonces.add(nonce, true);
+    pool.nonces.add(nonce, deadline_ms);
     assert!(max_per_payment > 0 && max_per_payment <= session_cap, EInvalidCaps);
-    assert!(expiry_ms == 0 || expiry_ms > clock.timestamp_ms(), EExpired);
+    assert!(expiry_ms == 0 || expiry_ms > now, EExpired);
+    assert!(valid_window(window_kind, window_period_ms, window_limit), EInvalidWindow);
+    assert!(recipients.length() <= MAX_RECIPIENTS, ETooManyRecipients);
 
+    let window = Window {
+        kind: window_kind,
+        period_ms: window_period_ms,
+        limit: window_limit,
+        start_ms: if (window_kind == WINDOW_NONE) 0
+        else if (window_kind == WINDOW_CALENDAR_MONTH) month_start_ms(now)
+        else now,
+        spent: 0,
+    };
     let grant = Grant {
         id: object::new(ctx),
         version: VERSION,
@@ -264,6 +376,8 @@ public fun create_policy_grant<T>(
         spent: 0,
         max_per_payment,
         expiry_ms,
+        window,
+        recipients,
         paused: false,
         revoked: false,
         policy_ids,
@@ -279,6 +393,8 @@ public fun create_policy_grant<T>(
         session_cap,
         max_per_payment,
         expiry_ms,
+        window,
+        recipients: grant.recipients,
         policy_ids: grant.policy_ids,
     });
     transfer::share_object(grant);
@@ -286,7 +402,8 @@ public fun create_policy_grant<T>(
 
 /// End the grant for good. Owner only. Works on any kind of grant and
 /// whether or not it is paused.
-public fun revoke_grant(grant: &mut Grant, ctx: &TxContext) {
+public fun revoke_grant(registry: &Registry, grant: &mut Grant, ctx: &TxContext) {
+    assert!(registry.version == VERSION, EWrongVersion);
     assert!(grant.version == VERSION, EWrongVersion);
     assert!(ctx.sender() == grant.owner, ENotOwner);
     assert!(!grant.revoked, EAlreadyRevoked);
@@ -299,40 +416,41 @@ public fun revoke_grant(grant: &mut Grant, ctx: &TxContext) {
 }
 
 /// Pause a policy grant (kind 0). Owner only.
-public fun pause_grant(grant: &mut Grant, ctx: &TxContext) {
-    set_paused(grant, KIND_POLICY, true, ctx);
+public fun pause_grant(registry: &Registry, grant: &mut Grant, ctx: &TxContext) {
+    set_paused(registry, grant, KIND_POLICY, true, ctx);
 }
 
 /// Pause a spend grant (kind 1). Owner only.
-public fun pause_spend_grant(grant: &mut Grant, ctx: &TxContext) {
-    set_paused(grant, KIND_SPEND, true, ctx);
+public fun pause_spend_grant(registry: &Registry, grant: &mut Grant, ctx: &TxContext) {
+    set_paused(registry, grant, KIND_SPEND, true, ctx);
 }
 
 /// Pause an open grant (kind 2). Owner only.
-public fun pause_open_grant(grant: &mut Grant, ctx: &TxContext) {
-    set_paused(grant, KIND_OPEN, true, ctx);
+public fun pause_open_grant(registry: &Registry, grant: &mut Grant, ctx: &TxContext) {
+    set_paused(registry, grant, KIND_OPEN, true, ctx);
 }
 
 /// Resume a paused policy grant (kind 0). Owner only.
-public fun resume_grant(grant: &mut Grant, ctx: &TxContext) {
-    set_paused(grant, KIND_POLICY, false, ctx);
+public fun resume_grant(registry: &Registry, grant: &mut Grant, ctx: &TxContext) {
+    set_paused(registry, grant, KIND_POLICY, false, ctx);
 }
 
 /// Resume a paused spend grant (kind 1). Owner only.
-public fun resume_spend_grant(grant: &mut Grant, ctx: &TxContext) {
-    set_paused(grant, KIND_SPEND, false, ctx);
+public fun resume_spend_grant(registry: &Registry, grant: &mut Grant, ctx: &TxContext) {
+    set_paused(registry, grant, KIND_SPEND, false, ctx);
 }
 
 /// Resume a paused open grant (kind 2). Owner only.
-public fun resume_open_grant(grant: &mut Grant, ctx: &TxContext) {
-    set_paused(grant, KIND_OPEN, false, ctx);
+public fun resume_open_grant(registry: &Registry, grant: &mut Grant, ctx: &TxContext) {
+    set_paused(registry, grant, KIND_OPEN, false, ctx);
 }
 
 /// Pay `amount` out of `pool` to `recipient` under `grant`. Delegate only.
-/// Checks, in order: grant version, pool version, delegate, pool, zero
-/// amount, revoked, paused, expiry, per-payment limit, session cap, pool
-/// balance.
+/// Checks, in order: registry version, grant version, pool version,
+/// delegate, pool, zero amount, revoked, paused, expiry, recipient,
+/// per-payment limit, session cap, window limit, pool balance.
 public fun pay<T>(
+    registry: &Registry,
     grant: &mut Grant,
     pool: &mut Pool<T>,
     amount: u64,
@@ -341,6 +459,7 @@ public fun pay<T>(
     clock: &Clock,
     ctx: &mut TxContext,
 ) {
+    assert!(registry.version == VERSION, EWrongVersion);
     assert!(grant.version == VERSION, EWrongVersion);
     assert!(pool.version == VERSION, EWrongVersion);
     assert!(ctx.sender() == grant.delegate, ENotDelegate);
@@ -348,11 +467,19 @@ public fun pay<T>(
     assert!(amount > 0, EZeroAmount);
     assert!(!grant.revoked, ERevoked);
     assert!(!grant.paused, EPaused);
-    assert!(grant.expiry_ms == 0 || clock.timestamp_ms() < grant.expiry_ms, EExpired);
+    let now = clock.timestamp_ms();
+    assert!(grant.expiry_ms == 0 || now < grant.expiry_ms, EExpired);
+    assert!(grant.recipients.is_empty() || grant.recipients.contains(&recipient), ERecipientNotAllowed);
     assert!(amount <= grant.max_per_payment, EExceedsMaxPerPayment);
     // `spent <= session_cap` always holds, so this cannot underflow, and
     // unlike `spent + amount <= session_cap` it cannot overflow.
     assert!(amount <= grant.session_cap - grant.spent, EExceedsSessionCap);
+    if (grant.window.kind != WINDOW_NONE) {
+        roll_window(&mut grant.window, now);
+        // `spent <= limit` always holds within a window, as for the session cap.
+        assert!(amount <= grant.window.limit - grant.window.spent, EExceedsWindowLimit);
+        grant.window.spent = grant.window.spent + amount;
+    };
     assert!(pool.balance.value() >= amount, EInsufficientBalance);
 
     let coin = coin::take(&mut pool.balance, amount, ctx);
@@ -366,22 +493,33 @@ public fun pay<T>(
         recipient,
         amount,
         spent: grant.spent,
+        window_spent: grant.window.spent,
         memo,
     });
 }
 
 // === Upgrades ===
 
-/// Move a pool made under an older package version to this one. Owner only.
-public fun migrate_pool<T>(pool: &mut Pool<T>, ctx: &TxContext) {
-    assert!(ctx.sender() == pool.owner, ENotOwner);
+/// Move the Registry to this package version: every call into an older
+/// package version aborts from now on. AdminCap holder only.
+public fun set_version(_: &AdminCap, registry: &mut Registry) {
+    assert!(registry.version < VERSION, ENotUpgrade);
+    registry.version = VERSION;
+    event::emit(VersionSet { version: VERSION });
+}
+
+/// Move a pool made under an older package version to this one. Anyone: a
+/// migration only rewrites the layout, never what the pool holds or allows.
+public fun migrate_pool<T>(registry: &Registry, pool: &mut Pool<T>) {
+    assert!(registry.version == VERSION, EWrongVersion);
     assert!(pool.version < VERSION, ENotUpgrade);
     pool.version = VERSION;
 }
 
-/// Move a grant made under an older package version to this one. Owner only.
-public fun migrate_grant(grant: &mut Grant, ctx: &TxContext) {
-    assert!(ctx.sender() == grant.owner, ENotOwner);
+/// Move a grant made under an older package version to this one. Anyone, as
+/// for pools.
+public fun migrate_grant(registry: &Registry, grant: &mut Grant) {
+    assert!(registry.version == VERSION, EWrongVersion);
     assert!(grant.version < VERSION, ENotUpgrade);
     grant.version = VERSION;
 }
@@ -389,8 +527,10 @@ public fun migrate_grant(grant: &mut Grant, ctx: &TxContext) {
 // === Private ===
 
 /// Shared by the pause and resume functions.
-/// Checks, in order: version, owner, kind, revoked, current pause state.
-fun set_paused(grant: &mut Grant, kind: u8, paused: bool, ctx: &TxContext) {
+/// Checks, in order: registry version, grant version, owner, kind, revoked,
+/// current pause state.
+fun set_paused(registry: &Registry, grant: &mut Grant, kind: u8, paused: bool, ctx: &TxContext) {
+    assert!(registry.version == VERSION, EWrongVersion);
     assert!(grant.version == VERSION, EWrongVersion);
     assert!(ctx.sender() == grant.owner, ENotOwner);
     assert!(grant.kind == kind, EWrongKind);
@@ -409,14 +549,75 @@ fun set_paused(grant: &mut Grant, kind: u8, paused: bool, ctx: &TxContext) {
     });
 }
 
+/// No window is all zeros; a fixed period lies in [MIN_PERIOD_MS,
+/// MAX_PERIOD_MS]; a calendar month has no period; a window's limit is positive.
+fun valid_window(kind: u8, period_ms: u64, limit: u64): bool {
+    if (kind == WINDOW_NONE) return period_ms == 0 && limit == 0;
+    if (limit == 0) return false;
+    if (kind == WINDOW_PERIOD) return period_ms >= MIN_PERIOD_MS && period_ms <= MAX_PERIOD_MS;
+    kind == WINDOW_CALENDAR_MONTH && period_ms == 0
+}
+
+/// When the window that began at `start_ms` ends.
+fun window_end_ms(window: &Window): u64 {
+    if (window.kind == WINDOW_CALENDAR_MONTH) month_start_ms(month_start_ms(window.start_ms) + 32 * DAY_MS)
+    else window.start_ms + window.period_ms
+}
+
+/// Past the window's end, start the window holding `now` with nothing spent.
+/// Fixed windows keep their phase: they start at whole periods after the first.
+fun roll_window(window: &mut Window, now: u64) {
+    if (now < window_end_ms(window)) return;
+    window.start_ms = if (window.kind == WINDOW_CALENDAR_MONTH) month_start_ms(now)
+    else window.start_ms + ((now - window.start_ms) / window.period_ms) * window.period_ms;
+    window.spent = 0;
+}
+
+/// The first ms of the UTC calendar month holding `ms` (Howard Hinnant's
+/// days-from-civil, in unsigned integers).
+fun month_start_ms(ms: u64): u64 {
+    let z = ms / DAY_MS + 719_468;
+    let era = z / 146_097;
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1_460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let first_doy = (153 * mp + 2) / 5;
+    (era * 146_097 + doe - (doy - first_doy) - 719_468) * DAY_MS
+}
+
 // === Test-only ===
 //
 // Read access and event constructors for the tests. They are test-only so
 // that the published interface stays exactly the one described above.
 
 #[test_only]
-/// Publish the package in a test: shares the `Registry`.
+/// Publish the package in a test: shares the `Registry`, sends the `AdminCap` to the sender.
 public fun init_for_testing(ctx: &mut TxContext) { init(ctx) }
+
+#[test_only]
+public fun registry_version(registry: &Registry): u64 { registry.version }
+
+#[test_only]
+/// The Registry as a newer (or older) package version left it, for the version gate.
+public fun set_registry_version_for_testing(registry: &mut Registry, version: u64) { registry.version = version; }
+
+#[test_only]
+public fun pool_has_nonce<T>(pool: &Pool<T>, nonce: vector<u8>): bool { pool.nonces.contains(nonce) }
+
+#[test_only]
+public fun grant_recipients(grant: &Grant): vector<address> { grant.recipients }
+
+#[test_only]
+public fun grant_window_spent(grant: &Grant): u64 { grant.window.spent }
+
+#[test_only]
+public fun grant_window_start_ms(grant: &Grant): u64 { grant.window.start_ms }
+
+#[test_only]
+public fun window_for_testing(kind: u8, period_ms: u64, limit: u64, start_ms: u64, spent: u64): Window {
+    Window { kind, period_ms, limit, start_ms, spent }
+}
 
 #[test_only]
 public fun pool_version<T>(pool: &Pool<T>): u64 { pool.version }
@@ -496,6 +697,8 @@ public fun grant_created_for_testing(
     session_cap: u64,
     max_per_payment: u64,
     expiry_ms: u64,
+    window: Window,
+    recipients: vector<address>,
     policy_ids: vector<u64>,
 ): GrantCreated {
     GrantCreated {
@@ -508,6 +711,8 @@ public fun grant_created_for_testing(
         session_cap,
         max_per_payment,
         expiry_ms,
+        window,
+        recipients,
         policy_ids,
     }
 }
@@ -535,7 +740,11 @@ public fun payment_made_for_testing(
     recipient: address,
     amount: u64,
     spent: u64,
+    window_spent: u64,
     memo: vector<u8>,
 ): PaymentMade {
-    PaymentMade { grant_id, pool_id, delegate, recipient, amount, spent, memo }
+    PaymentMade { grant_id, pool_id, delegate, recipient, amount, spent, window_spent, memo }
 }
+
+#[test_only]
+public fun version_set_for_testing(version: u64): VersionSet { VersionSet { version } }

@@ -17,6 +17,7 @@ const OWNER: address = @0xA11CE;
 const DELEGATE: address = @0xDE1E;
 const STRANGER: address = @0x5157;
 const RECIPIENT: address = @0xCAFE;
+const ADMIN: address = @0xAD;
 
 /// What the pool is funded with at the start of every test.
 const INITIAL: u64 = 1_000;
@@ -1133,6 +1134,15 @@ fun deposit_overflowing_the_pool_balance_aborts() {
     run_end(run);
 }
 
+#[test]
+fun withdraw_returns_the_coin_to_the_transaction() {
+    let mut run = run_begin(1_000);
+    step_create_pool<SUI>(&mut run, OWNER, 1_000);
+    step_withdraw<SUI>(&mut run, OWNER, 300);
+    expect_no_event(&run);
+    run_end(run);
+}
+
 #[test, expected_failure(abort_code = spend_account::spend_account::EInsufficientBalance)]
 fun withdraw_more_than_the_balance_fails() {
     let mut run = run_begin(1_000);
@@ -1162,8 +1172,8 @@ fun withdraw_on_an_old_version_pool_fails() {
 fun create_policy_grant_shares_a_grant_for_the_delegate() {
     let mut run = run_begin(1_000);
     step_create_pool<SUI>(&mut run, OWNER, 1_000);
-    step_create_grant<SUI>(&mut run, OWNER, b"g_0001", 5_000, 500, 200, 10_000);
-    expect_grant_created<SUI>(&run, b"g_0001", 500, 200, 10_000);
+    step_create_grant<SUI>(&mut run, OWNER, b"g_0001", 5_000, 500, 200, 10_000, 0, 0, 0, vector[]);
+    expect_grant_created<SUI>(&run, b"g_0001", 500, 200, 10_000, 0, 0, 0, 0, vector[]);
     run_end(run);
 }
 
@@ -1171,8 +1181,8 @@ fun create_policy_grant_shares_a_grant_for_the_delegate() {
 fun create_policy_grant_twice_with_one_nonce_aborts() {
     let mut run = run_begin(1_000);
     step_create_pool<SUI>(&mut run, OWNER, 1_000);
-    step_create_grant<SUI>(&mut run, OWNER, b"g_0001", 5_000, 500, 200, 10_000);
-    step_create_grant<SUI>(&mut run, OWNER, b"g_0001", 5_000, 500, 200, 10_000);
+    step_create_grant<SUI>(&mut run, OWNER, b"g_0001", 5_000, 500, 200, 10_000, 0, 0, 0, vector[]);
+    step_create_grant<SUI>(&mut run, OWNER, b"g_0001", 5_000, 500, 200, 10_000, 0, 0, 0, vector[]);
     run_end(run);
 }
 
@@ -1180,9 +1190,9 @@ fun create_policy_grant_twice_with_one_nonce_aborts() {
 fun create_policy_grant_with_another_nonce_succeeds() {
     let mut run = run_begin(1_000);
     step_create_pool<SUI>(&mut run, OWNER, 1_000);
-    step_create_grant<SUI>(&mut run, OWNER, b"g_0001", 5_000, 500, 200, 10_000);
-    step_create_grant<SUI>(&mut run, OWNER, b"g_0002", 5_000, 500, 200, 10_000);
-    expect_grant_created<SUI>(&run, b"g_0002", 500, 200, 10_000);
+    step_create_grant<SUI>(&mut run, OWNER, b"g_0001", 5_000, 500, 200, 10_000, 0, 0, 0, vector[]);
+    step_create_grant<SUI>(&mut run, OWNER, b"g_0002", 5_000, 500, 200, 10_000, 0, 0, 0, vector[]);
+    expect_grant_created<SUI>(&run, b"g_0002", 500, 200, 10_000, 0, 0, 0, 0, vector[]);
     run_end(run);
 }
 
@@ -1191,7 +1201,7 @@ fun create_policy_grant_after_its_deadline_aborts() {
     let mut run = run_begin(1_000);
     step_create_pool<SUI>(&mut run, OWNER, 1_000);
     step_clock(&mut run, 5_001);
-    step_create_grant<SUI>(&mut run, OWNER, b"g_0001", 5_000, 500, 200, 10_000);
+    step_create_grant<SUI>(&mut run, OWNER, b"g_0001", 5_000, 500, 200, 10_000, 0, 0, 0, vector[]);
     run_end(run);
 }
 
@@ -1200,8 +1210,8 @@ fun create_policy_grant_at_its_deadline_succeeds() {
     let mut run = run_begin(1_000);
     step_create_pool<SUI>(&mut run, OWNER, 1_000);
     step_clock(&mut run, 5_000);
-    step_create_grant<SUI>(&mut run, OWNER, b"g_0001", 5_000, 500, 200, 10_000);
-    expect_grant_created<SUI>(&run, b"g_0001", 500, 200, 10_000);
+    step_create_grant<SUI>(&mut run, OWNER, b"g_0001", 5_000, 500, 200, 10_000, 0, 0, 0, vector[]);
+    expect_grant_created<SUI>(&run, b"g_0001", 500, 200, 10_000, 0, 0, 0, 0, vector[]);
     run_end(run);
 }
 
@@ -1209,7 +1219,7 @@ fun create_policy_grant_at_its_deadline_succeeds() {
 fun create_policy_grant_by_non_owner_fails() {
     let mut run = run_begin(1_000);
     step_create_pool<SUI>(&mut run, OWNER, 1_000);
-    step_create_grant<SUI>(&mut run, STRANGER, b"g_0001", 5_000, 500, 200, 10_000);
+    step_create_grant<SUI>(&mut run, STRANGER, b"g_0001", 5_000, 500, 200, 10_000, 0, 0, 0, vector[]);
     run_end(run);
 }
 
@@ -1217,9 +1227,9 @@ fun create_policy_grant_by_non_owner_fails() {
 fun create_policy_grant_checks_deadline_before_nonce() {
     let mut run = run_begin(1_000);
     step_create_pool<SUI>(&mut run, OWNER, 1_000);
-    step_create_grant<SUI>(&mut run, OWNER, b"g_0001", 5_000, 500, 200, 10_000);
+    step_create_grant<SUI>(&mut run, OWNER, b"g_0001", 5_000, 500, 200, 10_000, 0, 0, 0, vector[]);
     step_clock(&mut run, 6_000);
-    step_create_grant<SUI>(&mut run, OWNER, b"g_0001", 5_000, 500, 200, 10_000);
+    step_create_grant<SUI>(&mut run, OWNER, b"g_0001", 5_000, 500, 200, 10_000, 0, 0, 0, vector[]);
     run_end(run);
 }
 
@@ -1227,8 +1237,8 @@ fun create_policy_grant_checks_deadline_before_nonce() {
 fun create_policy_grant_checks_nonce_before_caps() {
     let mut run = run_begin(1_000);
     step_create_pool<SUI>(&mut run, OWNER, 1_000);
-    step_create_grant<SUI>(&mut run, OWNER, b"g_0001", 5_000, 500, 200, 10_000);
-    step_create_grant<SUI>(&mut run, OWNER, b"g_0001", 5_000, 500, 0, 10_000);
+    step_create_grant<SUI>(&mut run, OWNER, b"g_0001", 5_000, 500, 200, 10_000, 0, 0, 0, vector[]);
+    step_create_grant<SUI>(&mut run, OWNER, b"g_0001", 5_000, 500, 0, 10_000, 0, 0, 0, vector[]);
     run_end(run);
 }
 
@@ -1236,7 +1246,7 @@ fun create_policy_grant_checks_nonce_before_caps() {
 fun create_policy_grant_with_zero_max_per_payment_fails() {
     let mut run = run_begin(1_000);
     step_create_pool<SUI>(&mut run, OWNER, 1_000);
-    step_create_grant<SUI>(&mut run, OWNER, b"g_0001", 5_000, 500, 0, 10_000);
+    step_create_grant<SUI>(&mut run, OWNER, b"g_0001", 5_000, 500, 0, 10_000, 0, 0, 0, vector[]);
     run_end(run);
 }
 
@@ -1244,7 +1254,7 @@ fun create_policy_grant_with_zero_max_per_payment_fails() {
 fun create_policy_grant_with_expiry_now_fails() {
     let mut run = run_begin(1_000);
     step_create_pool<SUI>(&mut run, OWNER, 1_000);
-    step_create_grant<SUI>(&mut run, OWNER, b"g_0001", 5_000, 500, 200, 1_000);
+    step_create_grant<SUI>(&mut run, OWNER, b"g_0001", 5_000, 500, 200, 1_000, 0, 0, 0, vector[]);
     run_end(run);
 }
 
@@ -1253,7 +1263,7 @@ fun create_policy_grant_on_an_old_version_pool_fails() {
     let mut run = run_begin(1_000);
     step_create_pool<SUI>(&mut run, OWNER, 1_000);
     step_pool_version<SUI>(&mut run, 0);
-    step_create_grant<SUI>(&mut run, OWNER, b"g_0001", 5_000, 500, 200, 10_000);
+    step_create_grant<SUI>(&mut run, OWNER, b"g_0001", 5_000, 500, 200, 10_000, 0, 0, 0, vector[]);
     run_end(run);
 }
 
@@ -1262,7 +1272,7 @@ fun create_policy_grant_checks_version_before_owner() {
     let mut run = run_begin(1_000);
     step_create_pool<SUI>(&mut run, OWNER, 1_000);
     step_pool_version<SUI>(&mut run, 0);
-    step_create_grant<SUI>(&mut run, STRANGER, b"g_0001", 5_000, 500, 200, 10_000);
+    step_create_grant<SUI>(&mut run, STRANGER, b"g_0001", 5_000, 500, 200, 10_000, 0, 0, 0, vector[]);
     run_end(run);
 }
 
@@ -1270,8 +1280,8 @@ fun create_policy_grant_checks_version_before_owner() {
 fun create_policy_grant_of_a_generic_coin_names_its_type() {
     let mut run = run_begin(1_000);
     step_create_pool<Wrapper<Y>>(&mut run, OWNER, 1_000);
-    step_create_grant<Wrapper<Y>>(&mut run, OWNER, b"g_0001", 5_000, 500, 200, 10_000);
-    expect_grant_created<Wrapper<Y>>(&run, b"g_0001", 500, 200, 10_000);
+    step_create_grant<Wrapper<Y>>(&mut run, OWNER, b"g_0001", 5_000, 500, 200, 10_000, 0, 0, 0, vector[]);
+    expect_grant_created<Wrapper<Y>>(&run, b"g_0001", 500, 200, 10_000, 0, 0, 0, 0, vector[]);
     run_end(run);
 }
 
@@ -1281,8 +1291,8 @@ fun migrate_pool_then_create_policy_grant_succeeds() {
     step_create_pool<SUI>(&mut run, OWNER, 1_000);
     step_pool_version<SUI>(&mut run, 0);
     step_migrate_pool<SUI>(&mut run, OWNER);
-    step_create_grant<SUI>(&mut run, OWNER, b"g_0001", 5_000, 500, 200, 10_000);
-    expect_grant_created<SUI>(&run, b"g_0001", 500, 200, 10_000);
+    step_create_grant<SUI>(&mut run, OWNER, b"g_0001", 5_000, 500, 200, 10_000, 0, 0, 0, vector[]);
+    expect_grant_created<SUI>(&run, b"g_0001", 500, 200, 10_000, 0, 0, 0, 0, vector[]);
     run_end(run);
 }
 
@@ -1294,12 +1304,34 @@ fun migrate_pool_at_the_current_version_fails() {
     run_end(run);
 }
 
-#[test, expected_failure(abort_code = spend_account::spend_account::ENotOwner)]
-fun migrate_pool_by_non_owner_fails() {
+#[test]
+fun migrate_pool_by_anyone_succeeds() {
     let mut run = run_begin(1_000);
     step_create_pool<SUI>(&mut run, OWNER, 1_000);
     step_pool_version<SUI>(&mut run, 0);
     step_migrate_pool<SUI>(&mut run, STRANGER);
+    expect_no_event(&run);
+    run_end(run);
+}
+
+#[test]
+fun migrate_grant_by_anyone_succeeds() {
+    let mut run = run_begin(1_000);
+    step_create_pool<SUI>(&mut run, OWNER, 1_000);
+    step_create_grant<SUI>(&mut run, OWNER, b"g_0001", 5_000, 500, 200, 10_000, 0, 0, 0, vector[]);
+    step_grant_version(&mut run, 0);
+    step_migrate_grant(&mut run, STRANGER);
+    expect_no_event(&run);
+    run_end(run);
+}
+
+#[test, expected_failure(abort_code = spend_account::spend_account::EWrongVersion)]
+fun migrate_pool_before_the_registry_is_at_this_version_fails() {
+    let mut run = run_begin(1_000);
+    step_create_pool<SUI>(&mut run, OWNER, 1_000);
+    step_pool_version<SUI>(&mut run, 0);
+    step_registry_version(&mut run, 0);
+    step_migrate_pool<SUI>(&mut run, OWNER);
     run_end(run);
 }
 
@@ -1307,7 +1339,7 @@ fun migrate_pool_by_non_owner_fails() {
 fun migrate_grant_at_the_current_version_fails() {
     let mut run = run_begin(1_000);
     step_create_pool<SUI>(&mut run, OWNER, 1_000);
-    step_create_grant<SUI>(&mut run, OWNER, b"g_0001", 5_000, 500, 200, 10_000);
+    step_create_grant<SUI>(&mut run, OWNER, b"g_0001", 5_000, 500, 200, 10_000, 0, 0, 0, vector[]);
     step_migrate_grant(&mut run, OWNER);
     run_end(run);
 }
@@ -1316,7 +1348,7 @@ fun migrate_grant_at_the_current_version_fails() {
 fun migrate_grant_then_pause_grant_succeeds() {
     let mut run = run_begin(1_000);
     step_create_pool<SUI>(&mut run, OWNER, 1_000);
-    step_create_grant<SUI>(&mut run, OWNER, b"g_0001", 5_000, 500, 200, 10_000);
+    step_create_grant<SUI>(&mut run, OWNER, b"g_0001", 5_000, 500, 200, 10_000, 0, 0, 0, vector[]);
     step_grant_version(&mut run, 0);
     step_migrate_grant(&mut run, OWNER);
     step_pause(&mut run, OWNER, KIND_POLICY);
@@ -1328,7 +1360,7 @@ fun migrate_grant_then_pause_grant_succeeds() {
 fun revoke_grant_marks_the_grant_revoked() {
     let mut run = run_begin(1_000);
     step_create_pool<SUI>(&mut run, OWNER, 1_000);
-    step_create_grant<SUI>(&mut run, OWNER, b"g_0001", 5_000, 500, 200, 10_000);
+    step_create_grant<SUI>(&mut run, OWNER, b"g_0001", 5_000, 500, 200, 10_000, 0, 0, 0, vector[]);
     step_revoke(&mut run, OWNER);
     expect_grant_revoked(&run);
     run_end(run);
@@ -1338,7 +1370,7 @@ fun revoke_grant_marks_the_grant_revoked() {
 fun revoke_grant_twice_fails() {
     let mut run = run_begin(1_000);
     step_create_pool<SUI>(&mut run, OWNER, 1_000);
-    step_create_grant<SUI>(&mut run, OWNER, b"g_0001", 5_000, 500, 200, 10_000);
+    step_create_grant<SUI>(&mut run, OWNER, b"g_0001", 5_000, 500, 200, 10_000, 0, 0, 0, vector[]);
     step_revoke(&mut run, OWNER);
     step_revoke(&mut run, OWNER);
     run_end(run);
@@ -1348,7 +1380,7 @@ fun revoke_grant_twice_fails() {
 fun revoke_grant_on_an_old_version_grant_fails() {
     let mut run = run_begin(1_000);
     step_create_pool<SUI>(&mut run, OWNER, 1_000);
-    step_create_grant<SUI>(&mut run, OWNER, b"g_0001", 5_000, 500, 200, 10_000);
+    step_create_grant<SUI>(&mut run, OWNER, b"g_0001", 5_000, 500, 200, 10_000, 0, 0, 0, vector[]);
     step_grant_version(&mut run, 0);
     step_revoke(&mut run, OWNER);
     run_end(run);
@@ -1358,7 +1390,7 @@ fun revoke_grant_on_an_old_version_grant_fails() {
 fun pause_grant_twice_fails() {
     let mut run = run_begin(1_000);
     step_create_pool<SUI>(&mut run, OWNER, 1_000);
-    step_create_grant<SUI>(&mut run, OWNER, b"g_0001", 5_000, 500, 200, 10_000);
+    step_create_grant<SUI>(&mut run, OWNER, b"g_0001", 5_000, 500, 200, 10_000, 0, 0, 0, vector[]);
     step_pause(&mut run, OWNER, KIND_POLICY);
     step_pause(&mut run, OWNER, KIND_POLICY);
     run_end(run);
@@ -1368,7 +1400,7 @@ fun pause_grant_twice_fails() {
 fun resume_grant_when_not_paused_fails() {
     let mut run = run_begin(1_000);
     step_create_pool<SUI>(&mut run, OWNER, 1_000);
-    step_create_grant<SUI>(&mut run, OWNER, b"g_0001", 5_000, 500, 200, 10_000);
+    step_create_grant<SUI>(&mut run, OWNER, b"g_0001", 5_000, 500, 200, 10_000, 0, 0, 0, vector[]);
     step_resume(&mut run, OWNER, KIND_POLICY);
     run_end(run);
 }
@@ -1377,7 +1409,7 @@ fun resume_grant_when_not_paused_fails() {
 fun pause_spend_grant_on_a_policy_grant_fails() {
     let mut run = run_begin(1_000);
     step_create_pool<SUI>(&mut run, OWNER, 1_000);
-    step_create_grant<SUI>(&mut run, OWNER, b"g_0001", 5_000, 500, 200, 10_000);
+    step_create_grant<SUI>(&mut run, OWNER, b"g_0001", 5_000, 500, 200, 10_000, 0, 0, 0, vector[]);
     step_pause(&mut run, OWNER, KIND_SPEND);
     run_end(run);
 }
@@ -1386,7 +1418,7 @@ fun pause_spend_grant_on_a_policy_grant_fails() {
 fun pause_grant_on_an_old_version_grant_fails() {
     let mut run = run_begin(1_000);
     step_create_pool<SUI>(&mut run, OWNER, 1_000);
-    step_create_grant<SUI>(&mut run, OWNER, b"g_0001", 5_000, 500, 200, 10_000);
+    step_create_grant<SUI>(&mut run, OWNER, b"g_0001", 5_000, 500, 200, 10_000, 0, 0, 0, vector[]);
     step_grant_version(&mut run, 0);
     step_pause(&mut run, OWNER, KIND_POLICY);
     run_end(run);
@@ -1396,9 +1428,9 @@ fun pause_grant_on_an_old_version_grant_fails() {
 fun pay_sends_coins_and_accumulates_spent() {
     let mut run = run_begin(1_000);
     step_create_pool<SUI>(&mut run, OWNER, 1_000);
-    step_create_grant<SUI>(&mut run, OWNER, b"g_0001", 5_000, 500, 200, 10_000);
-    step_pay<SUI>(&mut run, DELEGATE, 200);
-    expect_payment_made<SUI>(&run, 200, 200, 800);
+    step_create_grant<SUI>(&mut run, OWNER, b"g_0001", 5_000, 500, 200, 10_000, 0, 0, 0, vector[]);
+    step_pay<SUI>(&mut run, DELEGATE, RECIPIENT, 200);
+    expect_payment_made<SUI>(&run, RECIPIENT, 200, 200, 0, 800);
     run_end(run);
 }
 
@@ -1406,8 +1438,8 @@ fun pay_sends_coins_and_accumulates_spent() {
 fun pay_by_owner_fails() {
     let mut run = run_begin(1_000);
     step_create_pool<SUI>(&mut run, OWNER, 1_000);
-    step_create_grant<SUI>(&mut run, OWNER, b"g_0001", 5_000, 500, 200, 10_000);
-    step_pay<SUI>(&mut run, OWNER, 1);
+    step_create_grant<SUI>(&mut run, OWNER, b"g_0001", 5_000, 500, 200, 10_000, 0, 0, 0, vector[]);
+    step_pay<SUI>(&mut run, OWNER, RECIPIENT, 1);
     run_end(run);
 }
 
@@ -1415,8 +1447,8 @@ fun pay_by_owner_fails() {
 fun pay_zero_fails() {
     let mut run = run_begin(1_000);
     step_create_pool<SUI>(&mut run, OWNER, 1_000);
-    step_create_grant<SUI>(&mut run, OWNER, b"g_0001", 5_000, 500, 200, 10_000);
-    step_pay<SUI>(&mut run, DELEGATE, 0);
+    step_create_grant<SUI>(&mut run, OWNER, b"g_0001", 5_000, 500, 200, 10_000, 0, 0, 0, vector[]);
+    step_pay<SUI>(&mut run, DELEGATE, RECIPIENT, 0);
     run_end(run);
 }
 
@@ -1424,9 +1456,9 @@ fun pay_zero_fails() {
 fun pay_when_paused_fails() {
     let mut run = run_begin(1_000);
     step_create_pool<SUI>(&mut run, OWNER, 1_000);
-    step_create_grant<SUI>(&mut run, OWNER, b"g_0001", 5_000, 500, 200, 10_000);
+    step_create_grant<SUI>(&mut run, OWNER, b"g_0001", 5_000, 500, 200, 10_000, 0, 0, 0, vector[]);
     step_pause(&mut run, OWNER, KIND_POLICY);
-    step_pay<SUI>(&mut run, DELEGATE, 1);
+    step_pay<SUI>(&mut run, DELEGATE, RECIPIENT, 1);
     run_end(run);
 }
 
@@ -1434,9 +1466,9 @@ fun pay_when_paused_fails() {
 fun pay_when_revoked_fails() {
     let mut run = run_begin(1_000);
     step_create_pool<SUI>(&mut run, OWNER, 1_000);
-    step_create_grant<SUI>(&mut run, OWNER, b"g_0001", 5_000, 500, 200, 10_000);
+    step_create_grant<SUI>(&mut run, OWNER, b"g_0001", 5_000, 500, 200, 10_000, 0, 0, 0, vector[]);
     step_revoke(&mut run, OWNER);
-    step_pay<SUI>(&mut run, DELEGATE, 1);
+    step_pay<SUI>(&mut run, DELEGATE, RECIPIENT, 1);
     run_end(run);
 }
 
@@ -1444,9 +1476,9 @@ fun pay_when_revoked_fails() {
 fun pay_at_expiry_fails() {
     let mut run = run_begin(1_000);
     step_create_pool<SUI>(&mut run, OWNER, 1_000);
-    step_create_grant<SUI>(&mut run, OWNER, b"g_0001", 5_000, 500, 200, 10_000);
+    step_create_grant<SUI>(&mut run, OWNER, b"g_0001", 5_000, 500, 200, 10_000, 0, 0, 0, vector[]);
     step_clock(&mut run, 10_000);
-    step_pay<SUI>(&mut run, DELEGATE, 1);
+    step_pay<SUI>(&mut run, DELEGATE, RECIPIENT, 1);
     run_end(run);
 }
 
@@ -1454,8 +1486,8 @@ fun pay_at_expiry_fails() {
 fun pay_above_max_per_payment_fails() {
     let mut run = run_begin(1_000);
     step_create_pool<SUI>(&mut run, OWNER, 1_000);
-    step_create_grant<SUI>(&mut run, OWNER, b"g_0001", 5_000, 500, 200, 10_000);
-    step_pay<SUI>(&mut run, DELEGATE, 201);
+    step_create_grant<SUI>(&mut run, OWNER, b"g_0001", 5_000, 500, 200, 10_000, 0, 0, 0, vector[]);
+    step_pay<SUI>(&mut run, DELEGATE, RECIPIENT, 201);
     run_end(run);
 }
 
@@ -1463,10 +1495,10 @@ fun pay_above_max_per_payment_fails() {
 fun pay_above_the_session_cap_fails() {
     let mut run = run_begin(1_000);
     step_create_pool<SUI>(&mut run, OWNER, 1_000);
-    step_create_grant<SUI>(&mut run, OWNER, b"g_0001", 5_000, 500, 200, 10_000);
-    step_pay<SUI>(&mut run, DELEGATE, 200);
-    step_pay<SUI>(&mut run, DELEGATE, 200);
-    step_pay<SUI>(&mut run, DELEGATE, 101);
+    step_create_grant<SUI>(&mut run, OWNER, b"g_0001", 5_000, 500, 200, 10_000, 0, 0, 0, vector[]);
+    step_pay<SUI>(&mut run, DELEGATE, RECIPIENT, 200);
+    step_pay<SUI>(&mut run, DELEGATE, RECIPIENT, 200);
+    step_pay<SUI>(&mut run, DELEGATE, RECIPIENT, 101);
     run_end(run);
 }
 
@@ -1474,9 +1506,9 @@ fun pay_above_the_session_cap_fails() {
 fun pay_above_the_pool_balance_fails() {
     let mut run = run_begin(1_000);
     step_create_pool<SUI>(&mut run, OWNER, 1_000);
-    step_create_grant<SUI>(&mut run, OWNER, b"g_0001", 5_000, 500, 200, 10_000);
+    step_create_grant<SUI>(&mut run, OWNER, b"g_0001", 5_000, 500, 200, 10_000, 0, 0, 0, vector[]);
     step_withdraw<SUI>(&mut run, OWNER, 950);
-    step_pay<SUI>(&mut run, DELEGATE, 51);
+    step_pay<SUI>(&mut run, DELEGATE, RECIPIENT, 51);
     run_end(run);
 }
 
@@ -1484,9 +1516,9 @@ fun pay_above_the_pool_balance_fails() {
 fun pay_on_an_old_version_grant_fails() {
     let mut run = run_begin(1_000);
     step_create_pool<SUI>(&mut run, OWNER, 1_000);
-    step_create_grant<SUI>(&mut run, OWNER, b"g_0001", 5_000, 500, 200, 10_000);
+    step_create_grant<SUI>(&mut run, OWNER, b"g_0001", 5_000, 500, 200, 10_000, 0, 0, 0, vector[]);
     step_grant_version(&mut run, 0);
-    step_pay<SUI>(&mut run, DELEGATE, 1);
+    step_pay<SUI>(&mut run, DELEGATE, RECIPIENT, 1);
     run_end(run);
 }
 
@@ -1494,9 +1526,341 @@ fun pay_on_an_old_version_grant_fails() {
 fun pay_on_an_old_version_pool_fails() {
     let mut run = run_begin(1_000);
     step_create_pool<SUI>(&mut run, OWNER, 1_000);
-    step_create_grant<SUI>(&mut run, OWNER, b"g_0001", 5_000, 500, 200, 10_000);
+    step_create_grant<SUI>(&mut run, OWNER, b"g_0001", 5_000, 500, 200, 10_000, 0, 0, 0, vector[]);
     step_pool_version<SUI>(&mut run, 0);
-    step_pay<SUI>(&mut run, DELEGATE, 1);
+    step_pay<SUI>(&mut run, DELEGATE, RECIPIENT, 1);
+    run_end(run);
+}
+
+#[test, expected_failure(abort_code = spend_account::spend_account::EWrongVersion)]
+fun pay_after_a_newer_package_set_its_version_aborts() {
+    let mut run = run_begin(1_000);
+    step_create_pool<SUI>(&mut run, OWNER, 1_000);
+    step_create_grant<SUI>(&mut run, OWNER, b"g_0001", 5_000, 500, 200, 10_000, 0, 0, 0, vector[]);
+    step_registry_version(&mut run, 2);
+    step_pay<SUI>(&mut run, DELEGATE, RECIPIENT, 1);
+    run_end(run);
+}
+
+#[test, expected_failure(abort_code = spend_account::spend_account::EWrongVersion)]
+fun create_pool_after_a_newer_package_set_its_version_aborts() {
+    let mut run = run_begin(1_000);
+    step_registry_version(&mut run, 2);
+    step_create_pool<SUI>(&mut run, OWNER, 1_000);
+    run_end(run);
+}
+
+#[test, expected_failure(abort_code = spend_account::spend_account::EWrongVersion)]
+fun create_policy_grant_after_a_newer_package_set_its_version_aborts() {
+    let mut run = run_begin(1_000);
+    step_create_pool<SUI>(&mut run, OWNER, 1_000);
+    step_registry_version(&mut run, 2);
+    step_create_grant<SUI>(&mut run, OWNER, b"g_0001", 5_000, 500, 200, 10_000, 0, 0, 0, vector[]);
+    run_end(run);
+}
+
+#[test, expected_failure(abort_code = spend_account::spend_account::EWrongVersion)]
+fun deposit_after_a_newer_package_set_its_version_aborts() {
+    let mut run = run_begin(1_000);
+    step_create_pool<SUI>(&mut run, OWNER, 1_000);
+    step_registry_version(&mut run, 2);
+    step_deposit<SUI>(&mut run, OWNER, 1);
+    run_end(run);
+}
+
+#[test, expected_failure(abort_code = spend_account::spend_account::EWrongVersion)]
+fun revoke_grant_after_a_newer_package_set_its_version_aborts() {
+    let mut run = run_begin(1_000);
+    step_create_pool<SUI>(&mut run, OWNER, 1_000);
+    step_create_grant<SUI>(&mut run, OWNER, b"g_0001", 5_000, 500, 200, 10_000, 0, 0, 0, vector[]);
+    step_registry_version(&mut run, 2);
+    step_revoke(&mut run, OWNER);
+    run_end(run);
+}
+
+#[test, expected_failure(abort_code = spend_account::spend_account::EWrongVersion)]
+fun pause_grant_after_a_newer_package_set_its_version_aborts() {
+    let mut run = run_begin(1_000);
+    step_create_pool<SUI>(&mut run, OWNER, 1_000);
+    step_create_grant<SUI>(&mut run, OWNER, b"g_0001", 5_000, 500, 200, 10_000, 0, 0, 0, vector[]);
+    step_registry_version(&mut run, 2);
+    step_pause(&mut run, OWNER, KIND_POLICY);
+    run_end(run);
+}
+
+#[test, expected_failure(abort_code = spend_account::spend_account::EWrongVersion)]
+fun pay_before_set_version_on_an_older_registry_aborts() {
+    let mut run = run_begin(1_000);
+    step_create_pool<SUI>(&mut run, OWNER, 1_000);
+    step_create_grant<SUI>(&mut run, OWNER, b"g_0001", 5_000, 500, 200, 10_000, 0, 0, 0, vector[]);
+    step_registry_version(&mut run, 0);
+    step_pay<SUI>(&mut run, DELEGATE, RECIPIENT, 1);
+    run_end(run);
+}
+
+#[test]
+fun set_version_moves_an_older_registry_to_this_version() {
+    let mut run = run_begin(1_000);
+    step_registry_version(&mut run, 0);
+    step_set_version(&mut run, ADMIN);
+    expect_version_set(&run, 1);
+    run_end(run);
+}
+
+#[test]
+fun pay_after_set_version_succeeds() {
+    let mut run = run_begin(1_000);
+    step_create_pool<SUI>(&mut run, OWNER, 1_000);
+    step_create_grant<SUI>(&mut run, OWNER, b"g_0001", 5_000, 500, 200, 10_000, 0, 0, 0, vector[]);
+    step_registry_version(&mut run, 0);
+    step_set_version(&mut run, ADMIN);
+    step_pay<SUI>(&mut run, DELEGATE, RECIPIENT, 100);
+    expect_payment_made<SUI>(&run, RECIPIENT, 100, 100, 0, 900);
+    run_end(run);
+}
+
+#[test, expected_failure(abort_code = spend_account::spend_account::ENotUpgrade)]
+fun set_version_at_this_version_fails() {
+    let mut run = run_begin(1_000);
+    step_set_version(&mut run, ADMIN);
+    run_end(run);
+}
+
+#[test]
+fun create_policy_grant_with_a_window_shares_it_open() {
+    let mut run = run_begin(1_000);
+    step_create_pool<SUI>(&mut run, OWNER, 1_000);
+    step_create_grant<SUI>(&mut run, OWNER, b"g_0001", 5_000, 500, 200, 0, 1, 60_000, 300, vector[]);
+    expect_grant_created<SUI>(&run, b"g_0001", 500, 200, 0, 1, 60_000, 300, 1_000, vector[]);
+    run_end(run);
+}
+
+#[test]
+fun create_policy_grant_with_a_monthly_window_starts_it_at_the_month() {
+    let mut run = run_begin(1_000);
+    step_create_pool<SUI>(&mut run, OWNER, 1_000);
+    step_create_grant<SUI>(&mut run, OWNER, b"g_0001", 5_000, 500, 200, 0, 2, 0, 300, vector[]);
+    expect_grant_created<SUI>(&run, b"g_0001", 500, 200, 0, 2, 0, 300, 0, vector[]);
+    run_end(run);
+}
+
+#[test, expected_failure(abort_code = spend_account::spend_account::EInvalidWindow)]
+fun create_policy_grant_with_a_period_under_a_minute_fails() {
+    let mut run = run_begin(1_000);
+    step_create_pool<SUI>(&mut run, OWNER, 1_000);
+    step_create_grant<SUI>(&mut run, OWNER, b"g_0001", 5_000, 500, 200, 10_000, 1, 59_999, 300, vector[]);
+    run_end(run);
+}
+
+#[test, expected_failure(abort_code = spend_account::spend_account::EInvalidWindow)]
+fun create_policy_grant_with_a_window_of_no_limit_fails() {
+    let mut run = run_begin(1_000);
+    step_create_pool<SUI>(&mut run, OWNER, 1_000);
+    step_create_grant<SUI>(&mut run, OWNER, b"g_0001", 5_000, 500, 200, 10_000, 2, 0, 0, vector[]);
+    run_end(run);
+}
+
+#[test, expected_failure(abort_code = spend_account::spend_account::EInvalidWindow)]
+fun create_policy_grant_with_an_unknown_window_kind_fails() {
+    let mut run = run_begin(1_000);
+    step_create_pool<SUI>(&mut run, OWNER, 1_000);
+    step_create_grant<SUI>(&mut run, OWNER, b"g_0001", 5_000, 500, 200, 10_000, 3, 0, 300, vector[]);
+    run_end(run);
+}
+
+#[test]
+fun pay_within_the_window_limit_succeeds() {
+    let mut run = run_begin(1_000);
+    step_create_pool<SUI>(&mut run, OWNER, 1_000);
+    step_create_grant<SUI>(&mut run, OWNER, b"g_0001", 5_000, 500, 200, 0, 1, 60_000, 300, vector[]);
+    step_pay<SUI>(&mut run, DELEGATE, RECIPIENT, 200);
+    step_pay<SUI>(&mut run, DELEGATE, RECIPIENT, 100);
+    expect_payment_made<SUI>(&run, RECIPIENT, 100, 300, 300, 700);
+    run_end(run);
+}
+
+#[test, expected_failure(abort_code = spend_account::spend_account::EExceedsWindowLimit)]
+fun pay_above_the_window_limit_fails() {
+    let mut run = run_begin(1_000);
+    step_create_pool<SUI>(&mut run, OWNER, 1_000);
+    step_create_grant<SUI>(&mut run, OWNER, b"g_0001", 5_000, 500, 200, 0, 1, 60_000, 300, vector[]);
+    step_pay<SUI>(&mut run, DELEGATE, RECIPIENT, 200);
+    step_pay<SUI>(&mut run, DELEGATE, RECIPIENT, 101);
+    run_end(run);
+}
+
+#[test, expected_failure(abort_code = spend_account::spend_account::EExceedsWindowLimit)]
+fun pay_at_the_end_of_the_window_is_still_held_to_it() {
+    let mut run = run_begin(1_000);
+    step_create_pool<SUI>(&mut run, OWNER, 1_000);
+    step_create_grant<SUI>(&mut run, OWNER, b"g_0001", 5_000, 500, 200, 0, 1, 60_000, 300, vector[]);
+    step_pay<SUI>(&mut run, DELEGATE, RECIPIENT, 200);
+    step_clock(&mut run, 60_999);
+    step_pay<SUI>(&mut run, DELEGATE, RECIPIENT, 101);
+    run_end(run);
+}
+
+#[test]
+fun pay_in_the_next_window_succeeds() {
+    let mut run = run_begin(1_000);
+    step_create_pool<SUI>(&mut run, OWNER, 1_000);
+    step_create_grant<SUI>(&mut run, OWNER, b"g_0001", 5_000, 500, 200, 0, 1, 60_000, 300, vector[]);
+    step_pay<SUI>(&mut run, DELEGATE, RECIPIENT, 200);
+    step_pay<SUI>(&mut run, DELEGATE, RECIPIENT, 100);
+    step_clock(&mut run, 61_000);
+    step_pay<SUI>(&mut run, DELEGATE, RECIPIENT, 200);
+    expect_payment_made<SUI>(&run, RECIPIENT, 200, 500, 200, 500);
+    run_end(run);
+}
+
+#[test, expected_failure(abort_code = spend_account::spend_account::EExceedsSessionCap)]
+fun pay_in_the_next_window_is_still_held_to_the_session_cap() {
+    let mut run = run_begin(1_000);
+    step_create_pool<SUI>(&mut run, OWNER, 1_000);
+    step_create_grant<SUI>(&mut run, OWNER, b"g_0001", 5_000, 500, 200, 0, 1, 60_000, 300, vector[]);
+    step_pay<SUI>(&mut run, DELEGATE, RECIPIENT, 200);
+    step_pay<SUI>(&mut run, DELEGATE, RECIPIENT, 100);
+    step_clock(&mut run, 61_000);
+    step_pay<SUI>(&mut run, DELEGATE, RECIPIENT, 200);
+    step_pay<SUI>(&mut run, DELEGATE, RECIPIENT, 1);
+    run_end(run);
+}
+
+#[test, expected_failure(abort_code = spend_account::spend_account::EExceedsWindowLimit)]
+fun pay_before_the_month_boundary_is_held_to_the_monthly_limit() {
+    let mut run = run_begin(1_000);
+    step_create_pool<SUI>(&mut run, OWNER, 1_000);
+    step_create_grant<SUI>(&mut run, OWNER, b"g_0001", 5_000, 500, 200, 0, 2, 0, 300, vector[]);
+    step_pay<SUI>(&mut run, DELEGATE, RECIPIENT, 200);
+    step_pay<SUI>(&mut run, DELEGATE, RECIPIENT, 100);
+    step_clock(&mut run, 2_678_399_999);
+    step_pay<SUI>(&mut run, DELEGATE, RECIPIENT, 1);
+    run_end(run);
+}
+
+#[test]
+fun pay_after_the_month_boundary_in_utc_succeeds() {
+    let mut run = run_begin(1_000);
+    step_create_pool<SUI>(&mut run, OWNER, 1_000);
+    step_create_grant<SUI>(&mut run, OWNER, b"g_0001", 5_000, 500, 200, 0, 2, 0, 300, vector[]);
+    step_pay<SUI>(&mut run, DELEGATE, RECIPIENT, 200);
+    step_pay<SUI>(&mut run, DELEGATE, RECIPIENT, 100);
+    step_clock(&mut run, 2_678_400_000);
+    step_pay<SUI>(&mut run, DELEGATE, RECIPIENT, 200);
+    expect_payment_made<SUI>(&run, RECIPIENT, 200, 500, 200, 500);
+    run_end(run);
+}
+
+#[test]
+fun pay_to_a_listed_recipient_succeeds() {
+    let mut run = run_begin(1_000);
+    step_create_pool<SUI>(&mut run, OWNER, 1_000);
+    step_create_grant<SUI>(&mut run, OWNER, b"g_0001", 5_000, 500, 200, 10_000, 0, 0, 0, vector[RECIPIENT, @0x0000000000000000000000000000000000000000000000000000000000000b0b]);
+    step_pay<SUI>(&mut run, DELEGATE, @0x0000000000000000000000000000000000000000000000000000000000000b0b, 10);
+    expect_payment_made<SUI>(&run, @0x0000000000000000000000000000000000000000000000000000000000000b0b, 10, 10, 0, 990);
+    run_end(run);
+}
+
+#[test, expected_failure(abort_code = spend_account::spend_account::ERecipientNotAllowed)]
+fun pay_to_a_recipient_not_on_the_list_fails() {
+    let mut run = run_begin(1_000);
+    step_create_pool<SUI>(&mut run, OWNER, 1_000);
+    step_create_grant<SUI>(&mut run, OWNER, b"g_0001", 5_000, 500, 200, 10_000, 0, 0, 0, vector[RECIPIENT, @0x0000000000000000000000000000000000000000000000000000000000000b0b]);
+    step_pay<SUI>(&mut run, DELEGATE, STRANGER, 10);
+    run_end(run);
+}
+
+#[test, expected_failure(abort_code = spend_account::spend_account::ERecipientNotAllowed)]
+fun pay_checks_the_recipient_before_the_limits() {
+    let mut run = run_begin(1_000);
+    step_create_pool<SUI>(&mut run, OWNER, 1_000);
+    step_create_grant<SUI>(&mut run, OWNER, b"g_0001", 5_000, 500, 200, 10_000, 0, 0, 0, vector[RECIPIENT, @0x0000000000000000000000000000000000000000000000000000000000000b0b]);
+    step_pay<SUI>(&mut run, DELEGATE, STRANGER, 201);
+    run_end(run);
+}
+
+#[test]
+fun create_policy_grant_with_sixteen_recipients_succeeds() {
+    let mut run = run_begin(1_000);
+    step_create_pool<SUI>(&mut run, OWNER, 1_000);
+    step_create_grant<SUI>(&mut run, OWNER, b"g_0001", 5_000, 500, 200, 10_000, 0, 0, 0, vector[@0x000000000000000000000000000000000000000000000000000000000000c000, @0x000000000000000000000000000000000000000000000000000000000000c001, @0x000000000000000000000000000000000000000000000000000000000000c002, @0x000000000000000000000000000000000000000000000000000000000000c003, @0x000000000000000000000000000000000000000000000000000000000000c004, @0x000000000000000000000000000000000000000000000000000000000000c005, @0x000000000000000000000000000000000000000000000000000000000000c006, @0x000000000000000000000000000000000000000000000000000000000000c007, @0x000000000000000000000000000000000000000000000000000000000000c008, @0x000000000000000000000000000000000000000000000000000000000000c009, @0x000000000000000000000000000000000000000000000000000000000000c00a, @0x000000000000000000000000000000000000000000000000000000000000c00b, @0x000000000000000000000000000000000000000000000000000000000000c00c, @0x000000000000000000000000000000000000000000000000000000000000c00d, @0x000000000000000000000000000000000000000000000000000000000000c00e, @0x000000000000000000000000000000000000000000000000000000000000c00f]);
+    expect_grant_created<SUI>(&run, b"g_0001", 500, 200, 10_000, 0, 0, 0, 0, vector[@0x000000000000000000000000000000000000000000000000000000000000c000, @0x000000000000000000000000000000000000000000000000000000000000c001, @0x000000000000000000000000000000000000000000000000000000000000c002, @0x000000000000000000000000000000000000000000000000000000000000c003, @0x000000000000000000000000000000000000000000000000000000000000c004, @0x000000000000000000000000000000000000000000000000000000000000c005, @0x000000000000000000000000000000000000000000000000000000000000c006, @0x000000000000000000000000000000000000000000000000000000000000c007, @0x000000000000000000000000000000000000000000000000000000000000c008, @0x000000000000000000000000000000000000000000000000000000000000c009, @0x000000000000000000000000000000000000000000000000000000000000c00a, @0x000000000000000000000000000000000000000000000000000000000000c00b, @0x000000000000000000000000000000000000000000000000000000000000c00c, @0x000000000000000000000000000000000000000000000000000000000000c00d, @0x000000000000000000000000000000000000000000000000000000000000c00e, @0x000000000000000000000000000000000000000000000000000000000000c00f]);
+    run_end(run);
+}
+
+#[test, expected_failure(abort_code = spend_account::spend_account::ETooManyRecipients)]
+fun create_policy_grant_with_seventeen_recipients_fails() {
+    let mut run = run_begin(1_000);
+    step_create_pool<SUI>(&mut run, OWNER, 1_000);
+    step_create_grant<SUI>(&mut run, OWNER, b"g_0001", 5_000, 500, 200, 10_000, 0, 0, 0, vector[@0x000000000000000000000000000000000000000000000000000000000000c000, @0x000000000000000000000000000000000000000000000000000000000000c001, @0x000000000000000000000000000000000000000000000000000000000000c002, @0x000000000000000000000000000000000000000000000000000000000000c003, @0x000000000000000000000000000000000000000000000000000000000000c004, @0x000000000000000000000000000000000000000000000000000000000000c005, @0x000000000000000000000000000000000000000000000000000000000000c006, @0x000000000000000000000000000000000000000000000000000000000000c007, @0x000000000000000000000000000000000000000000000000000000000000c008, @0x000000000000000000000000000000000000000000000000000000000000c009, @0x000000000000000000000000000000000000000000000000000000000000c00a, @0x000000000000000000000000000000000000000000000000000000000000c00b, @0x000000000000000000000000000000000000000000000000000000000000c00c, @0x000000000000000000000000000000000000000000000000000000000000c00d, @0x000000000000000000000000000000000000000000000000000000000000c00e, @0x000000000000000000000000000000000000000000000000000000000000c00f, @0x000000000000000000000000000000000000000000000000000000000000c010]);
+    run_end(run);
+}
+
+#[test, expected_failure(abort_code = spend_account::spend_account::EDeadlineTooFar)]
+fun create_policy_grant_with_a_deadline_over_a_week_away_fails() {
+    let mut run = run_begin(1_000);
+    step_create_pool<SUI>(&mut run, OWNER, 1_000);
+    step_create_grant<SUI>(&mut run, OWNER, b"g_0001", 604_801_001, 500, 200, 10_000, 0, 0, 0, vector[]);
+    run_end(run);
+}
+
+#[test]
+fun create_policy_grant_with_a_deadline_a_week_away_succeeds() {
+    let mut run = run_begin(1_000);
+    step_create_pool<SUI>(&mut run, OWNER, 1_000);
+    step_create_grant<SUI>(&mut run, OWNER, b"g_0001", 604_801_000, 500, 200, 10_000, 0, 0, 0, vector[]);
+    expect_grant_created<SUI>(&run, b"g_0001", 500, 200, 10_000, 0, 0, 0, 0, vector[]);
+    run_end(run);
+}
+
+#[test, expected_failure(abort_code = spend_account::spend_account::ENonceLive)]
+fun forget_nonce_before_its_deadline_fails() {
+    let mut run = run_begin(1_000);
+    step_create_pool<SUI>(&mut run, OWNER, 1_000);
+    step_create_grant<SUI>(&mut run, OWNER, b"g_0001", 5_000, 500, 200, 10_000, 0, 0, 0, vector[]);
+    step_forget_nonce<SUI>(&mut run, STRANGER, b"g_0001");
+    run_end(run);
+}
+
+#[test, expected_failure(abort_code = spend_account::spend_account::ENonceLive)]
+fun forget_nonce_at_its_deadline_fails() {
+    let mut run = run_begin(1_000);
+    step_create_pool<SUI>(&mut run, OWNER, 1_000);
+    step_create_grant<SUI>(&mut run, OWNER, b"g_0001", 5_000, 500, 200, 10_000, 0, 0, 0, vector[]);
+    step_clock(&mut run, 5_000);
+    step_forget_nonce<SUI>(&mut run, STRANGER, b"g_0001");
+    run_end(run);
+}
+
+#[test]
+fun forget_nonce_after_its_deadline_succeeds() {
+    let mut run = run_begin(1_000);
+    step_create_pool<SUI>(&mut run, OWNER, 1_000);
+    step_create_grant<SUI>(&mut run, OWNER, b"g_0001", 5_000, 500, 200, 10_000, 0, 0, 0, vector[]);
+    step_clock(&mut run, 5_001);
+    step_forget_nonce<SUI>(&mut run, STRANGER, b"g_0001");
+    expect_no_event(&run);
+    run_end(run);
+}
+
+#[test, expected_failure(abort_code = spend_account::spend_account::ENonceUnknown)]
+fun forget_nonce_of_an_unknown_nonce_fails() {
+    let mut run = run_begin(1_000);
+    step_create_pool<SUI>(&mut run, OWNER, 1_000);
+    step_create_grant<SUI>(&mut run, OWNER, b"g_0001", 5_000, 500, 200, 10_000, 0, 0, 0, vector[]);
+    step_clock(&mut run, 5_001);
+    step_forget_nonce<SUI>(&mut run, OWNER, b"g_unknown");
+    run_end(run);
+}
+
+#[test, expected_failure(abort_code = spend_account::spend_account::EDeadlinePassed)]
+fun create_policy_grant_after_its_nonce_was_forgotten_still_fails() {
+    let mut run = run_begin(1_000);
+    step_create_pool<SUI>(&mut run, OWNER, 1_000);
+    step_create_grant<SUI>(&mut run, OWNER, b"g_0001", 5_000, 500, 200, 10_000, 0, 0, 0, vector[]);
+    step_clock(&mut run, 5_001);
+    step_forget_nonce<SUI>(&mut run, OWNER, b"g_0001");
+    step_create_grant<SUI>(&mut run, OWNER, b"g_0001", 5_000, 500, 200, 10_000, 0, 0, 0, vector[]);
     run_end(run);
 }
 
@@ -1504,9 +1868,9 @@ fun pay_on_an_old_version_pool_fails() {
 fun pay_checks_versions_before_delegate() {
     let mut run = run_begin(1_000);
     step_create_pool<SUI>(&mut run, OWNER, 1_000);
-    step_create_grant<SUI>(&mut run, OWNER, b"g_0001", 5_000, 500, 200, 10_000);
+    step_create_grant<SUI>(&mut run, OWNER, b"g_0001", 5_000, 500, 200, 10_000, 0, 0, 0, vector[]);
     step_pool_version<SUI>(&mut run, 0);
-    step_pay<SUI>(&mut run, STRANGER, 1);
+    step_pay<SUI>(&mut run, STRANGER, RECIPIENT, 1);
     run_end(run);
 }
 

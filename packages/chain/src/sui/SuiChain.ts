@@ -226,9 +226,20 @@ export const layer = (config: SuiChainConfig): Layer.Layer<Chain> =>
         } satisfies ChainTransaction
       }).pipe(Effect.withSpan("SuiChain.getTransaction", { attributes: { digest } }))
 
+    // The Registry's initial shared version never changes: read it once it is found.
+    let registry: SharedRef | undefined
+    const registryRef = Effect.suspend(() =>
+      registry !== undefined
+        ? Effect.succeed(registry)
+        : Effect.map(namedByChain(pkg.registryId), ({ ref }) => {
+          registry = ref
+          return ref
+        })
+    )
+
     const builders = kindBuilders(pkg, {
       sharedRef: (objectId) => Effect.map(sharedObject(objectId), ({ ref }) => ref),
-      registryRef: Effect.map(namedByChain(pkg.registryId), ({ ref }) => ref),
+      registryRef,
       findPool,
       coins,
       payRefs

@@ -23,46 +23,55 @@ const building = (build: () => Promise<Kinds.PreparedKind>) =>
 type Builders = Pick<Chain["Service"], "buildCreateGrant" | "buildRevoke" | "buildPause" | "buildResume" | "buildFundPool" | "buildPay">
 
 /** The build half of the `Chain` adapter: kinds built offline from refs the chain was read for. */
-export const kindBuilders = (pkg: SpendAccountPackage, reads: ChainReads): Builders => ({
-  buildCreateGrant: (input) =>
-    building(() =>
-      Kinds.createPolicyGrant(pkg, {
-        ...input,
-        coinType: input.pool.coinType,
-        pool: { objectId: input.pool.poolId, initialSharedVersion: input.pool.initialSharedVersion }
-      })
-    ),
-  buildRevoke: (input) =>
-    Effect.flatMap(reads.sharedRef(input.grantObjectId), (grant) => building(() => Kinds.revokeGrant(pkg, { sender: input.sender, grant }))),
-  buildPause: (input) =>
-    Effect.flatMap(reads.sharedRef(input.grantObjectId), (grant) =>
-      building(() => Kinds.pauseGrant(pkg, { sender: input.sender, grant, kind: input.kind }))),
-  buildResume: (input) =>
-    Effect.flatMap(reads.sharedRef(input.grantObjectId), (grant) =>
-      building(() => Kinds.resumeGrant(pkg, { sender: input.sender, grant, kind: input.kind }))),
-  buildFundPool: (input) =>
-    Effect.gen(function*() {
-      const coinType = normalizeCoinType(input.coinType)
-      const pool = yield* reads.findPool(input.sender, coinType)
-      const registry = yield* reads.registryRef
-      // SUI is split from the gas coin, which the wallet picks; other assets come from the owner's coins.
-      const coins = coinType === normalizeCoinType(SUI_COIN_TYPE) ? [] : yield* reads.coins(input.sender, coinType)
-      if (coinType !== normalizeCoinType(SUI_COIN_TYPE) && coins.reduce((a, c) => a + c.balance, 0n) < input.amount) {
-        return yield* new UnsupportedAsset({ message: `You hold less than ${input.amount} of ${input.coinType}`, reason: "insufficient_coins_to_fund_pool" })
-      }
-      return yield* building(() =>
-        Kinds.fundPool(pkg, {
-          sender: input.sender,
-          coinType,
-          amount: input.amount,
-          registry,
-          pool: Option.match(pool, {
-            onNone: () => undefined,
-            onSome: (p) => ({ objectId: p.poolId, initialSharedVersion: p.initialSharedVersion })
-          }),
-          coins
-        })
-      )
-    }),
-  buildPay: (input) => Effect.flatMap(reads.payRefs(input.grantObjectId), (refs) => building(() => Kinds.pay(pkg, { ...input, ...refs })))
-})
+export const kindBuilders = (pkg: SpendAccountPackage, reads: ChainReads): Builders => {
+  /** A grant call's refs: the grant, and the Registry every call names for its version. */
+  const grantRefs = (grantObjectId: string) =>
+    Effect.map(Effect.all([reads.sharedRef(grantObjectId), reads.registryRef]), ([grant, registry]) => ({ grant, registry }))
+  return {
+    buildCreateGrant: (input) =>
+      Effect.flatMap(reads.registryRef, (registry) =>
+        building(() =>
+          Kinds.createPolicyGrant(pkg, {
+            ...input,
+            registry,
+            coinType: input.pool.coinType,
+            pool: { objectId: input.pool.poolId, initialSharedVersion: input.pool.initialSharedVersion }
+          })
+        )),
+    buildRevoke: (input) =>
+      Effect.flatMap(grantRefs(input.grantObjectId), (refs) => building(() => Kinds.revokeGrant(pkg, { sender: input.sender, ...refs }))),
+    buildPause: (input) =>
+      Effect.flatMap(grantRefs(input.grantObjectId), (refs) =>
+        building(() => Kinds.pauseGrant(pkg, { sender: input.sender, ...refs, kind: input.kind }))),
+    buildResume: (input) =>
+      Effect.flatMap(grantRefs(input.grantObjectId), (refs) =>
+        building(() => Kinds.resumeGrant(pkg, { sender: input.sender, ...refs, kind: input.kind }))),
+    buildFundPool: (input) =>
+      Effect.gen(function*() {
+        const coinType = normalizeCoinType(input.coinType)
+        const pool = yield* reads.findPool(input.sender, coinType)
+        const registry = yield* reads.registryRef
+        // SUI is split from the gas coin, which the wallet picks; other assets come from the owner's coins.
+        const coins = coinType === normalizeCoinType(SUI_COIN_TYPE) ? [] : yield* reads.coins(input.sender, coinType)
+        if (coinType !== normalizeCoinType(SUI_COIN_TYPE) && coins.reduce((a, c) => a + c.balance, 0n) < input.amount) {
+          return yield* new UnsupportedAsset({ message: `You hold less than ${input.amount} of ${input.coinType}`, reason: "insufficient_coins_to_fund_pool" })
+        }
+        return yield* building(() =>
+          Kinds.fundPool(pkg, {
+            sender: input.sender,
+            coinType,
+            amount: input.amount,
+            registry,
+            pool: Option.match(pool, {
+              onNone: () => undefined,
+              onSome: (p) => ({ objectId: p.poolId, initialSharedVersion: p.initialSharedVersion })
+            }),
+            coins
+          })
+        )
+      }),
+    buildPay: (input) =>
+      Effect.flatMap(Effect.all([reads.payRefs(input.grantObjectId), reads.registryRef]), ([refs, registry]) =>
+        building(() => Kinds.pay(pkg, { ...input, ...refs, registry })))
+  }
+}

@@ -1,5 +1,6 @@
 import { Transaction, type TransactionObjectArgument } from "@mysten/sui/transactions"
 import { toBase64 } from "@mysten/sui/utils"
+import { windowArguments, type WindowTerms } from "@gateway/domain/chain/GrantWindow"
 import {
   type FunctionName,
   nonceBytes,
@@ -43,26 +44,32 @@ const shared = (tx: Transaction, ref: SharedRef, mutable: boolean) =>
 /**
  * A single-use create: `grantId` (the gateway's `g_…`) goes on chain as the
  * nonce the pool remembers, and the create aborts once the Clock is past
- * `deadlineMs`. The pool is taken mutably, since it records the nonce.
+ * `deadlineMs`. The pool is taken mutably, since it records the nonce; the
+ * Registry immutably, for its package version.
  */
 export const createPolicyGrant = (pkg: SpendAccountPackage, input: {
   readonly sender: string
   readonly grantId: string
   readonly deadlineMs: bigint
+  readonly registry: SharedRef
   readonly pool: SharedRef
   readonly coinType: string
   readonly delegate: string
   readonly sessionCap: bigint
   readonly maxPerPayment: bigint
   readonly expiryMs: bigint
+  readonly window: WindowTerms
+  readonly recipients: ReadonlyArray<string>
   readonly policyIds: ReadonlyArray<bigint>
 }) => {
   const moveTarget = target(pkg, "create_policy_grant")
+  const window = windowArguments(input.window)
   return kind(input.sender, moveTarget, (tx) => {
     tx.moveCall({
       target: moveTarget,
       typeArguments: [normalizeCoinType(input.coinType)],
       arguments: [
+        shared(tx, input.registry, false),
         shared(tx, input.pool, true),
         tx.pure.vector("u8", [...nonceBytes(input.grantId)]),
         tx.pure.u64(input.deadlineMs),
@@ -70,6 +77,10 @@ export const createPolicyGrant = (pkg: SpendAccountPackage, input: {
         tx.pure.u64(input.sessionCap),
         tx.pure.u64(input.maxPerPayment),
         tx.pure.u64(input.expiryMs),
+        tx.pure.u8(window.kind),
+        tx.pure.u64(window.periodMs),
+        tx.pure.u64(window.limit),
+        tx.pure.vector("address", [...input.recipients]),
         tx.pure.vector("u64", [...input.policyIds]),
         tx.object.clock()
       ]
@@ -77,24 +88,29 @@ export const createPolicyGrant = (pkg: SpendAccountPackage, input: {
   })
 }
 
-const onGrant = (pkg: SpendAccountPackage, fn: FunctionName, input: { readonly sender: string; readonly grant: SharedRef }) => {
+interface OnGrant {
+  readonly sender: string
+  readonly registry: SharedRef
+  readonly grant: SharedRef
+}
+
+const onGrant = (pkg: SpendAccountPackage, fn: FunctionName, input: OnGrant) => {
   const moveTarget = target(pkg, fn)
   return kind(input.sender, moveTarget, (tx) => {
-    tx.moveCall({ target: moveTarget, arguments: [shared(tx, input.grant, true)] })
+    tx.moveCall({ target: moveTarget, arguments: [shared(tx, input.registry, false), shared(tx, input.grant, true)] })
   })
 }
 
-export const revokeGrant = (pkg: SpendAccountPackage, input: { readonly sender: string; readonly grant: SharedRef }) =>
-  onGrant(pkg, "revoke_grant", input)
+export const revokeGrant = (pkg: SpendAccountPackage, input: OnGrant) => onGrant(pkg, "revoke_grant", input)
 
 /** The pause or resume function of a grant kind; a kind the module does not define builds nothing rather than another kind's call. */
 const ofKind = (fn: FunctionName | undefined, kind: number) =>
   fn === undefined ? Promise.reject(new Error(`grant kind ${kind} is not one the module defines`)) : Promise.resolve(fn)
 
-export const pauseGrant = (pkg: SpendAccountPackage, input: { readonly sender: string; readonly grant: SharedRef; readonly kind: number }) =>
+export const pauseGrant = (pkg: SpendAccountPackage, input: OnGrant & { readonly kind: number }) =>
   ofKind(pauseFunction(input.kind), input.kind).then((fn) => onGrant(pkg, fn, input))
 
-export const resumeGrant = (pkg: SpendAccountPackage, input: { readonly sender: string; readonly grant: SharedRef; readonly kind: number }) =>
+export const resumeGrant = (pkg: SpendAccountPackage, input: OnGrant & { readonly kind: number }) =>
   ofKind(resumeFunction(input.kind), input.kind).then((fn) => onGrant(pkg, fn, input))
 
 /**
@@ -129,13 +145,16 @@ export const fundPool = (pkg: SpendAccountPackage, input: {
     tx.moveCall({
       target: moveTarget,
       typeArguments: [coinType],
-      arguments: input.pool === undefined ? [shared(tx, input.registry, true), coin] : [shared(tx, input.pool, true), coin]
+      arguments: input.pool === undefined
+        ? [shared(tx, input.registry, true), coin]
+        : [shared(tx, input.registry, false), shared(tx, input.pool, true), coin]
     })
   })
 }
 
 export const pay = (pkg: SpendAccountPackage, input: {
   readonly sender: string
+  readonly registry: SharedRef
   readonly grant: SharedRef
   readonly pool: SharedRef
   readonly coinType: string
@@ -149,6 +168,7 @@ export const pay = (pkg: SpendAccountPackage, input: {
       target: moveTarget,
       typeArguments: [normalizeCoinType(input.coinType)],
       arguments: [
+        shared(tx, input.registry, false),
         shared(tx, input.grant, true),
         shared(tx, input.pool, true),
         tx.pure.u64(input.amount),
@@ -157,5 +177,28 @@ export const pay = (pkg: SpendAccountPackage, input: {
         tx.object.clock()
       ]
     })
+  })
+}
+
+/**
+ * Takes `amount` out of the owner's pool and sends it to the owner: `withdraw`
+ * returns the coin to the transaction, which transfers it.
+ */
+export const withdraw = (pkg: SpendAccountPackage, input: {
+  readonly sender: string
+  readonly registry: SharedRef
+  readonly pool: SharedRef
+  readonly coinType: string
+  readonly amount: bigint
+}) => {
+  const moveTarget = target(pkg, "withdraw")
+  return kind(input.sender, moveTarget, (tx) => {
+    const [coin] = tx.moveCall({
+      target: moveTarget,
+      typeArguments: [normalizeCoinType(input.coinType)],
+      arguments: [shared(tx, input.registry, false), shared(tx, input.pool, true), tx.pure.u64(input.amount)]
+    })
+    if (coin === undefined) throw new Error("withdraw returned nothing")
+    tx.transferObjects([coin], input.sender)
   })
 }

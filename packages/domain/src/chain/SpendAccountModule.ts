@@ -1,5 +1,6 @@
 import { bcs } from "@mysten/sui/bcs"
 import { deriveObjectID, normalizeStructTag } from "@mysten/sui/utils"
+import type { GrantWindow, WindowKind } from "./GrantWindow.ts"
 
 /**
  * The one TypeScript description of the Move module
@@ -33,17 +34,39 @@ export const AbortCode = {
   ENonceUsed: 17,
   /** The create's deadline has passed: a prepared grant never goes live late. */
   EDeadlinePassed: 18,
-  /** `migrate_*` on an object already at this package's version. */
-  ENotUpgrade: 19
+  /** `migrate_*` or `set_version` on something already at this package's version. */
+  ENotUpgrade: 19,
+  /** The create's window arguments are not a window (`validWindowArguments`). */
+  EInvalidWindow: 20,
+  /** The payment would take the current window's spending above its limit. */
+  EExceedsWindowLimit: 21,
+  /** More recipients than MAX_RECIPIENTS. */
+  ETooManyRecipients: 22,
+  /** The grant lists its recipients and the payment's is not among them. */
+  ERecipientNotAllowed: 23,
+  /** The create's deadline is further than MAX_CREATE_LIFETIME_MS away. */
+  EDeadlineTooFar: 24,
+  /** `forget_nonce` before the nonce's deadline. */
+  ENonceLive: 25,
+  /** `forget_nonce` of a nonce the pool does not hold. */
+  ENonceUnknown: 26
 } as const
 export type AbortName = keyof typeof AbortCode
 
 /**
- * The version of the shared objects this package serves. Every entry
- * function refuses an object at another version (EWrongVersion); an upgrade
- * that changes the objects' meaning bumps it and adds `migrate_*` logic.
+ * The version this package serves, of the Registry (every call checks it)
+ * and of pools and grants. Every entry function refuses a Registry or object
+ * at another version (EWrongVersion); an upgrade bumps it, `set_version`
+ * moves the Registry and so switches older package versions off, and
+ * `migrate_*` moves objects.
  */
 export const PACKAGE_VERSION = 1n
+
+/** The most recipients a grant may list (`MAX_RECIPIENTS`). */
+export const MAX_RECIPIENTS = 16
+
+/** The furthest a create's deadline may be from the Clock (`MAX_CREATE_LIFETIME_MS`): a week. */
+export const MAX_CREATE_LIFETIME_MS = 604_800_000n
 
 /** Grant kinds; this service creates kind 0 through `create_policy_grant`. */
 export const GrantKind = { policy: 0, spend: 1, open: 2 } as const
@@ -51,27 +74,54 @@ export const GrantKind = { policy: 0, spend: 1, open: 2 } as const
 export const pauseFunction = (kind: number) => (["pause_grant", "pause_spend_grant", "pause_open_grant"] as const)[kind]
 export const resumeFunction = (kind: number) => (["resume_grant", "resume_spend_grant", "resume_open_grant"] as const)[kind]
 
-/** Argument kinds of each entry function, in order; `TxContext` is implicit. */
+/**
+ * Argument kinds of each entry function, in order; `TxContext` is implicit.
+ * Every function takes the Registry first: it carries the package version
+ * every call requires.
+ */
 export const Functions = {
   /** registry, coin: the pool's id is derived from the registry and (owner, T), so a second pool for the pair aborts. */
   create_pool: { typeParameters: 1, parameters: ["registry_mut", "coin"] },
-  deposit: { typeParameters: 1, parameters: ["pool_mut", "coin"] },
-  withdraw: { typeParameters: 1, parameters: ["pool_mut", "u64"] },
+  deposit: { typeParameters: 1, parameters: ["registry", "pool_mut", "coin"] },
+  /** Returns the `Coin<T>` to the transaction. */
+  withdraw: { typeParameters: 1, parameters: ["registry", "pool_mut", "u64"] },
+  /** registry, pool, nonce, clock: anyone, once the nonce's deadline has passed. */
+  forget_nonce: { typeParameters: 1, parameters: ["registry", "pool_mut", "vector<u8>", "clock"] },
   create_policy_grant: {
     typeParameters: 1,
-    /** pool, nonce (the gateway's grant id), deadline_ms, delegate, session_cap, max_per_payment, expiry_ms, policy_ids, clock */
-    parameters: ["pool_mut", "vector<u8>", "u64", "address", "u64", "u64", "u64", "vector<u64>", "clock"]
+    /**
+     * registry, pool, nonce (the gateway's grant id), deadline_ms, delegate, session_cap, max_per_payment,
+     * expiry_ms, window_kind, window_period_ms, window_limit, recipients, policy_ids, clock
+     */
+    parameters: [
+      "registry",
+      "pool_mut",
+      "vector<u8>",
+      "u64",
+      "address",
+      "u64",
+      "u64",
+      "u64",
+      "u8",
+      "u64",
+      "u64",
+      "vector<address>",
+      "vector<u64>",
+      "clock"
+    ]
   },
-  revoke_grant: { typeParameters: 0, parameters: ["grant_mut"] },
-  pause_grant: { typeParameters: 0, parameters: ["grant_mut"] },
-  pause_spend_grant: { typeParameters: 0, parameters: ["grant_mut"] },
-  pause_open_grant: { typeParameters: 0, parameters: ["grant_mut"] },
-  resume_grant: { typeParameters: 0, parameters: ["grant_mut"] },
-  resume_spend_grant: { typeParameters: 0, parameters: ["grant_mut"] },
-  resume_open_grant: { typeParameters: 0, parameters: ["grant_mut"] },
-  pay: { typeParameters: 1, parameters: ["grant_mut", "pool_mut", "u64", "address", "vector<u8>", "clock"] },
-  migrate_pool: { typeParameters: 1, parameters: ["pool_mut"] },
-  migrate_grant: { typeParameters: 0, parameters: ["grant_mut"] }
+  revoke_grant: { typeParameters: 0, parameters: ["registry", "grant_mut"] },
+  pause_grant: { typeParameters: 0, parameters: ["registry", "grant_mut"] },
+  pause_spend_grant: { typeParameters: 0, parameters: ["registry", "grant_mut"] },
+  pause_open_grant: { typeParameters: 0, parameters: ["registry", "grant_mut"] },
+  resume_grant: { typeParameters: 0, parameters: ["registry", "grant_mut"] },
+  resume_spend_grant: { typeParameters: 0, parameters: ["registry", "grant_mut"] },
+  resume_open_grant: { typeParameters: 0, parameters: ["registry", "grant_mut"] },
+  pay: { typeParameters: 1, parameters: ["registry", "grant_mut", "pool_mut", "u64", "address", "vector<u8>", "clock"] },
+  /** admin_cap, registry */
+  set_version: { typeParameters: 0, parameters: ["admin_cap", "registry_mut"] },
+  migrate_pool: { typeParameters: 1, parameters: ["registry", "pool_mut"] },
+  migrate_grant: { typeParameters: 0, parameters: ["registry", "grant_mut"] }
 } as const
 export type FunctionName = keyof typeof Functions
 
@@ -99,6 +149,15 @@ export const nonceBytes = (grantId: string): Uint8Array => new TextEncoder().enc
 /** A call target: always the published-at id. */
 export const target = (pkg: SpendAccountPackage, fn: FunctionName) => `${pkg.publishedAt}::${MODULE}::${fn}`
 
+/** `Window`: at most `limit` per window; kind 0 (no window) is all zeros. */
+export const WindowLayout = bcs.struct("Window", {
+  kind: bcs.u8(),
+  period_ms: bcs.u64(),
+  limit: bcs.u64(),
+  start_ms: bcs.u64(),
+  spent: bcs.u64()
+})
+
 /** Event layouts, field order as declared in Move (BCS follows it). */
 export const Events = {
   PoolCreated: bcs.struct("PoolCreated", { pool_id: bcs.Address, owner: bcs.Address, coin_type: bcs.string() }),
@@ -114,6 +173,8 @@ export const Events = {
     session_cap: bcs.u64(),
     max_per_payment: bcs.u64(),
     expiry_ms: bcs.u64(),
+    window: WindowLayout,
+    recipients: bcs.vector(bcs.Address),
     policy_ids: bcs.vector(bcs.u64())
   }),
   GrantRevoked: bcs.struct("GrantRevoked", { grant_id: bcs.Address, pool_id: bcs.Address, owner: bcs.Address }),
@@ -130,8 +191,11 @@ export const Events = {
     recipient: bcs.Address,
     amount: bcs.u64(),
     spent: bcs.u64(),
+    /** The current window's spending, this payment included; 0 without a window. */
+    window_spent: bcs.u64(),
     memo: bcs.vector(bcs.u8())
-  })
+  }),
+  VersionSet: bcs.struct("VersionSet", { version: bcs.u64() })
 } as const
 export type EventName = keyof typeof Events
 
@@ -147,14 +211,16 @@ const BalanceLayout = bcs.struct("Balance", { value: bcs.u64() })
  * `contents`, and what the ledger's object digests hash.
  */
 export const Structs = {
-  /** The one shared object `init` creates at publish; every pool's id is derived from it. */
-  Registry: bcs.struct("Registry", { id: UID }),
+  /** The one shared object `init` creates at publish; every pool's id is derived from it, every call checks its version. */
+  Registry: bcs.struct("Registry", { id: UID, version: bcs.u64() }),
+  /** Sent to the publisher by `init`: moves the Registry to a new package version. */
+  AdminCap: bcs.struct("AdminCap", { id: UID }),
   Pool: bcs.struct("Pool", {
     id: UID,
     version: bcs.u64(),
     owner: bcs.Address,
     balance: BalanceLayout,
-    /** `Table<vector<u8>, bool>`: the create nonces this pool has seen; entries live in dynamic fields. */
+    /** `Table<vector<u8>, u64>`: the create nonces this pool holds, each with its deadline; entries live in dynamic fields. */
     nonces: bcs.struct("Table", { id: UID, size: bcs.u64() })
   }),
   Grant: bcs.struct("Grant", {
@@ -167,6 +233,8 @@ export const Structs = {
     spent: bcs.u64(),
     max_per_payment: bcs.u64(),
     expiry_ms: bcs.u64(),
+    window: WindowLayout,
+    recipients: bcs.vector(bcs.Address),
     paused: bcs.bool(),
     revoked: bcs.bool(),
     policy_ids: bcs.vector(bcs.u64()),
@@ -189,6 +257,16 @@ export const typeNameOf = (coinType: string) => normalizeCoinType(coinType).repl
 export const poolType = (originalId: string, coinType: string) => `${originalId}::${MODULE}::Pool<${normalizeCoinType(coinType)}>`
 export const grantType = (originalId: string) => `${originalId}::${MODULE}::Grant`
 export const registryType = (originalId: string) => `${originalId}::${MODULE}::Registry`
+export const adminCapType = (originalId: string) => `${originalId}::${MODULE}::AdminCap`
+
+/** A Grant's window as the pure rules read it (`GrantWindow.ts`). */
+export const grantWindowOf = (grant: { readonly window: typeof WindowLayout.$inferType }): GrantWindow => ({
+  kind: grant.window.kind as WindowKind,
+  periodMs: BigInt(grant.window.period_ms),
+  limit: BigInt(grant.window.limit),
+  startMs: BigInt(grant.window.start_ms),
+  spent: BigInt(grant.window.spent)
+})
 
 /** `PoolKey<T> { owner }`: the key a pool's id is derived under. */
 export const poolKeyType = (originalId: string, coinType: string) => `${originalId}::${MODULE}::PoolKey<${normalizeCoinType(coinType)}>`

@@ -179,13 +179,15 @@ describe("isCreateOf", () => {
     calls: [{ package: hex(10), module: "spend_account", function: fn, typeArguments: ["0x0000000000000000000000000000000000000000000000000000000000000002::sui::SUI"], arguments: args }],
     events: []
   })
-  const args = [g.poolId, toHex(nonceBytes(g.id)), "0x6", s.agentAddress, "1000", "100", "0", ["1", "3"]]
+  // registry, pool, nonce, deadline, delegate, session cap, max per payment, expiry, window kind, period, limit, recipients, policies
+  const args = [pkg.registryId, g.poolId, toHex(nonceBytes(g.id)), "0x6", s.agentAddress, "1000", "100", "0", "0", "0", "0", [], ["1", "3"]]
 
   it("recognizes exactly this grant's create call, in any policy order", () => {
     expect(isCreateOf(tx(args), pkg, s, g)).toBe(true)
     expect(isCreateOf(tx(args, "create_pool"), pkg, s, g)).toBe(false)
-    expect(isCreateOf(tx(args.with(1, toHex(nonceBytes(grantId(2))))), pkg, s, g)).toBe(false)
-    expect(isCreateOf(tx(args.with(4, "1001")), pkg, s, g)).toBe(false)
-    expect(isCreateOf(tx(args.with(7, ["1"])), pkg, s, g)).toBe(false)
+    expect(isCreateOf(tx(args.with(2, toHex(nonceBytes(grantId(2))))), pkg, s, g)).toBe(false)
+    expect(isCreateOf(tx(args.with(5, "1001")), pkg, s, g)).toBe(false)
+    expect(isCreateOf(tx(args.with(12, ["1"])), pkg, s, g)).toBe(false)
+    expect(isCreateOf(tx(args.with(12, ["3", "1"])), pkg, s, g)).toBe(true)
   })
 })

@@ -12,7 +12,10 @@ const COIN = { objectId: addr(0x9a), version: "7", digest: "11111111111111111111
 
 const revokeKind = () => {
   const tx = new Transaction()
-  tx.moveCall({ target: `${PKG}::spend_account::revoke_grant`, arguments: [tx.sharedObjectRef({ objectId: addr(4), initialSharedVersion: "1", mutable: true })] })
+  tx.moveCall({ target: `${PKG}::spend_account::revoke_grant`, arguments: [
+    tx.sharedObjectRef({ objectId: addr(5), initialSharedVersion: "1", mutable: false }),
+    tx.sharedObjectRef({ objectId: addr(4), initialSharedVersion: "1", mutable: true })
+  ] })
   return tx.build({ onlyTransactionKind: true })
 }
 

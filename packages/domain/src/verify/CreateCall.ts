@@ -16,7 +16,7 @@ const policyList = (ids: ReadonlyArray<unknown>) => ids.map(String).sort().join(
  */
 export const isCreateOf = (tx: ChainTransaction, pkg: SpendAccountPackage, signer: DelegatedSigner, grant: Grant): boolean =>
   tx.calls.some((call) => {
-    const [pool, nonce, , delegate, sessionCap, maxPerPayment, expiry, policies] = call.arguments
+    const [, pool, nonce, , delegate, sessionCap, maxPerPayment, expiry, , , , , policies] = call.arguments
     return (sameAddress(call.package, pkg.publishedAt) || sameAddress(call.package, pkg.originalId)) && call.module === MODULE &&
       call.function === "create_policy_grant" && call.typeArguments[0] === normalizeCoinType(grant.coinType) &&
       sameAddress(pool, grant.poolId) && nonce === toHex(nonceBytes(grant.id)) && sameAddress(delegate, signer.agentAddress) &&

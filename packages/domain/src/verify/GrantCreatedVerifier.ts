@@ -1,6 +1,7 @@
-import { toHex } from "@mysten/sui/utils"
+import { normalizeSuiAddress, toHex } from "@mysten/sui/utils"
 import { Effect } from "effect"
 import type { ChainTransaction } from "../chain/ChainTransaction.ts"
+import { windowArguments, type WindowTerms } from "../chain/GrantWindow.ts"
 import { Events, nonceBytes, type SpendAccountPackage, typeNameOf } from "../chain/SpendAccountModule.ts"
 import { calls, eventsOf, exactlyOne, finalFrom, sameAddress, unverified } from "./Common.ts"
 
@@ -16,7 +17,17 @@ export interface ExpectedGrant {
   readonly sessionCap: bigint
   readonly maxPerPayment: bigint
   readonly expiryMs: bigint
+  readonly window: WindowTerms
+  /** The recipients the grant was prepared to allow on chain; empty for any. */
+  readonly recipients: ReadonlyArray<string>
   readonly policyIds: ReadonlyArray<bigint>
+}
+
+/** The same addresses, in any order: the module keeps the list as given, the gateway compares it as a set. */
+const sameAddressSet = (a: ReadonlyArray<string>, b: ReadonlyArray<string>) => {
+  const x = [...new Set(a.map((r) => normalizeSuiAddress(r)))].sort()
+  const y = [...new Set(b.map((r) => normalizeSuiAddress(r)))].sort()
+  return x.length === y.length && x.every((v, i) => v === y[i])
 }
 
 const samePolicySet = (a: ReadonlyArray<bigint>, b: ReadonlyArray<bigint>) => {
@@ -46,6 +57,17 @@ export const verifyGrantCreated = (expected: ExpectedGrant, tx: ChainTransaction
       return yield* mismatch("max_per_payment", expected.maxPerPayment, event.max_per_payment)
     }
     if (BigInt(event.expiry_ms) !== expected.expiryMs) return yield* mismatch("expiry", expected.expiryMs, event.expiry_ms)
+    const window = windowArguments(expected.window)
+    if (event.window.kind !== window.kind || BigInt(event.window.period_ms) !== window.periodMs || BigInt(event.window.limit) !== window.limit) {
+      return yield* mismatch(
+        "window",
+        `${window.kind}/${window.periodMs}/${window.limit}`,
+        `${event.window.kind}/${event.window.period_ms}/${event.window.limit}`
+      )
+    }
+    if (!sameAddressSet(event.recipients, expected.recipients)) {
+      return yield* mismatch("recipients", `[${expected.recipients.join(",")}]`, `[${event.recipients.join(",")}]`)
+    }
     const policyIds = event.policy_ids.map(BigInt)
     if (!samePolicySet(policyIds, expected.policyIds)) {
       return yield* mismatch("policy set", `[${expected.policyIds.join(",")}]`, `[${policyIds.join(",")}]`)

@@ -16,19 +16,20 @@ const DIGEST = "11111111111111111111111111111111"
 const COIN_TYPE = `${addr(0x77)}::usd::USD`
 const RULES: SponsorRules = { pkg: PACKAGE, sender: OWNER, sponsor: SPONSOR, gasBudgetMax: 50_000_000n, referenceGasPrice: 1000n }
 const SECOND_GAS_COIN = addr(0x9c)
+const REGISTRY = PACKAGE.registryId
 
 type Compose = (tx: Transaction) => void
 
 const shared = (tx: Transaction, id: string) => tx.sharedObjectRef({ objectId: id, initialSharedVersion: "1", mutable: true })
 
 const revoke: Compose = (tx) => {
-  tx.moveCall({ target: `${PKG}::spend_account::revoke_grant`, arguments: [shared(tx, GRANT)] })
+  tx.moveCall({ target: `${PKG}::spend_account::revoke_grant`, arguments: [shared(tx, REGISTRY), shared(tx, GRANT)] })
 }
 
 const deposit: Compose = (tx) => {
   const [coin] = tx.splitCoins(tx.objectRef({ objectId: OWNER_COIN, version: "2", digest: DIGEST }), [tx.pure.u64(5)])
   if (coin === undefined) throw new Error("no split")
-  tx.moveCall({ target: `${PKG}::spend_account::deposit`, typeArguments: [COIN_TYPE], arguments: [shared(tx, POOL), coin] })
+  tx.moveCall({ target: `${PKG}::spend_account::deposit`, typeArguments: [COIN_TYPE], arguments: [shared(tx, REGISTRY), shared(tx, POOL), coin] })
 }
 
 /** Sponsored transaction data as the gateway builds it, with whatever the test changes. */
@@ -66,6 +67,25 @@ describe("sponsored transactions", () => {
     assert.deepStrictEqual(checkSponsoredKind(await kindOf(revoke), PACKAGE), { ok: true, function: "revoke_grant" })
   })
 
+  it("accepts a withdrawal that transfers the returned coin, and refuses one that moves anything else", async () => {
+    const withdrawn = (tx: Transaction) =>
+      tx.moveCall({ target: `${PKG}::spend_account::withdraw`, typeArguments: [COIN_TYPE], arguments: [shared(tx, REGISTRY), shared(tx, POOL), tx.pure.u64(5)] })
+    assert.deepStrictEqual(
+      checkSponsoredTransaction(await sponsored((tx) => tx.transferObjects([withdrawn(tx)], OWNER)), RULES),
+      { ok: true, function: "withdraw" }
+    )
+    await refused(sponsored((tx) => {
+      withdrawn(tx)
+      tx.transferObjects([tx.gas], OWNER)
+    }), /^commands.1: only the withdrawn coin/)
+    await refused(sponsored((tx) => {
+      const [coin] = tx.splitCoins(tx.objectRef({ objectId: OWNER_COIN, version: "2", digest: DIGEST }), [tx.pure.u64(5)])
+      if (coin === undefined) throw new Error("no split")
+      withdrawn(tx)
+      tx.transferObjects([coin], OWNER)
+    }), /./)
+  })
+
   it("refuses another sender, another gas owner, a budget over the cap", async () => {
     await refused(sponsored(revoke, { sender: addr(0x66) }), /^sender/)
     await refused(sponsored(revoke, { owner: OWNER }), /^gasData.owner/)
@@ -98,23 +118,23 @@ describe("sponsored transactions", () => {
     await refused(sponsored((tx) => {
       const [coin] = tx.splitCoins(tx.gas, [tx.pure.u64(5)])
       if (coin === undefined) throw new Error("no split")
-      tx.moveCall({ target: `${PKG}::spend_account::deposit`, typeArguments: [COIN_TYPE], arguments: [shared(tx, POOL), coin] })
+      tx.moveCall({ target: `${PKG}::spend_account::deposit`, typeArguments: [COIN_TYPE], arguments: [shared(tx, REGISTRY), shared(tx, POOL), coin] })
     }), /gas coin/)
     await refused(sponsored(deposit, { payment: [OWNER_COIN] }), /^inputs/)
   })
 
   it("refuses another package, another module, the agent's pay and the gas coin as an argument", async () => {
     await refused(sponsored((tx) => {
-      tx.moveCall({ target: `${addr(0x66)}::spend_account::revoke_grant`, arguments: [shared(tx, GRANT)] })
+      tx.moveCall({ target: `${addr(0x66)}::spend_account::revoke_grant`, arguments: [shared(tx, REGISTRY), shared(tx, GRANT)] })
     }), /^package/)
     await refused(sponsored((tx) => {
-      tx.moveCall({ target: `${PKG}::other::revoke_grant`, arguments: [shared(tx, GRANT)] })
+      tx.moveCall({ target: `${PKG}::other::revoke_grant`, arguments: [shared(tx, REGISTRY), shared(tx, GRANT)] })
     }), /^module/)
     await refused(sponsored((tx) => {
       tx.moveCall({
         target: `${PKG}::spend_account::pay`,
         typeArguments: [COIN_TYPE],
-        arguments: [shared(tx, GRANT), shared(tx, POOL), tx.pure.u64(1), tx.pure.address(OWNER), tx.pure.vector("u8", []), tx.object.clock()]
+        arguments: [shared(tx, REGISTRY), shared(tx, GRANT), shared(tx, POOL), tx.pure.u64(1), tx.pure.address(OWNER), tx.pure.vector("u8", []), tx.object.clock()]
       })
     }), /^function/)
     await refused(sponsored((tx) => {

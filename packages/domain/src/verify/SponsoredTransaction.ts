@@ -10,9 +10,10 @@ type Input = Programmable["inputs"][number]
 
 /**
  * The owner's own calls the platform pays gas for: a grant's create, revoke,
- * pause and resume, and the pool's withdraw (one call each), and funding a
- * pool from the owner's own coins (split, then create_pool or deposit).
- * Never `pay` (the agent's), never a migration.
+ * pause and resume (one call each), the pool's withdraw (the call, then the
+ * transfer of the coin it returns), and funding a pool from the owner's own
+ * coins (split, then create_pool or deposit). Never `pay` (the agent's),
+ * never a migration.
  */
 const SINGLE_CALLS: ReadonlyArray<FunctionName> = [
   "create_policy_grant",
@@ -22,8 +23,7 @@ const SINGLE_CALLS: ReadonlyArray<FunctionName> = [
   "pause_open_grant",
   "resume_grant",
   "resume_spend_grant",
-  "resume_open_grant",
-  "withdraw"
+  "resume_open_grant"
 ]
 const FUNDING_CALLS: ReadonlyArray<FunctionName> = ["create_pool", "deposit"]
 
@@ -61,15 +61,30 @@ const moduleCall = (
   return { fn, call }
 }
 
-/** One call, every argument a pure value or a shared object named as an input: nothing owned, no gas coin, no result. */
-const singleCall = (ptb: Programmable, pkg: SpendAccountPackage): SponsoredCheck => {
-  const checked = moduleCall(ptb.commands[0], pkg, SINGLE_CALLS)
+/** One call of `allowed`, every argument a pure value or a shared object named as an input: nothing owned, no gas coin, no result. */
+const singleCall = (ptb: Programmable, pkg: SpendAccountPackage, allowed: ReadonlyArray<FunctionName> = SINGLE_CALLS): SponsoredCheck => {
+  const checked = moduleCall(ptb.commands[0], pkg, allowed)
   if (!("fn" in checked)) return refuse(checked.reason)
   for (const [i, arg] of checked.call.arguments.entries()) {
     const index = inputIndex(arg)
     if (index === undefined || !isPureOrShared(ptb.inputs[index])) return refuse(`arguments.${i}: only pure values and shared objects are sponsored`)
   }
   return { ok: true, function: checked.fn }
+}
+
+/** `withdraw(registry, pool, amount)`, then `TransferObjects([its coin], address)`: the coin goes where the owner names. */
+const withdrawal = (ptb: Programmable, pkg: SpendAccountPackage): SponsoredCheck => {
+  const call = singleCall(ptb, pkg, ["withdraw"])
+  if (!call.ok) return call
+  const transfer = ptb.commands[1]
+  if (transfer === undefined || transfer.$kind !== "TransferObjects") return refuse("commands.1: a withdrawal transfers the coin it returns")
+  const [coin, ...more] = transfer.TransferObjects.objects
+  const isResult = coin !== undefined && more.length === 0 &&
+    ((coin.$kind === "Result" && coin.Result === 0) || (coin.$kind === "NestedResult" && coin.NestedResult[0] === 0 && coin.NestedResult[1] === 0))
+  if (!isResult) return refuse("commands.1: only the withdrawn coin is transferred")
+  const to = inputIndex(transfer.TransferObjects.address)
+  if (to === undefined || ptb.inputs[to]?.$kind !== "Pure") return refuse("commands.1: to a pure address")
+  return call
 }
 
 /**
@@ -93,20 +108,26 @@ const funding = (ptb: Programmable, pkg: SpendAccountPackage): SponsoredCheck =>
     }
   }
   const splitAt = ptb.commands.indexOf(split)
-  const [target, given] = checked.call.arguments
-  const targetIndex = target === undefined ? undefined : inputIndex(target)
-  if (targetIndex === undefined || !isPureOrShared(ptb.inputs[targetIndex]) || ptb.inputs[targetIndex]?.$kind !== "Object") {
-    return refuse("arguments.0: the registry or pool, shared")
+  // create_pool(registry, coin) and deposit(registry, pool, coin): shared objects, then the split coin.
+  const shared = checked.call.arguments.slice(0, -1)
+  const given = checked.call.arguments.at(-1)
+  for (const [i, arg] of shared.entries()) {
+    const index = inputIndex(arg)
+    if (index === undefined || ptb.inputs[index]?.$kind !== "Object" || !isPureOrShared(ptb.inputs[index])) {
+      return refuse(`arguments.${i}: the registry or pool, shared`)
+    }
   }
   const isSplit = given !== undefined &&
     ((given.$kind === "Result" && given.Result === splitAt) || (given.$kind === "NestedResult" && given.NestedResult[0] === splitAt && given.NestedResult[1] === 0))
-  if (!isSplit) return refuse("arguments.1: the coin split above")
+  if (!isSplit) return refuse(`arguments.${shared.length}: the coin split above`)
   return { ok: true, function: checked.fn }
 }
 
 /** A programmable transaction that is exactly one sponsored call of this package's module. */
 export const checkSponsoredCommands = (ptb: Programmable, pkg: SpendAccountPackage): SponsoredCheck => {
   if (ptb.commands.length === 1) return singleCall(ptb, pkg)
+  const first = ptb.commands[0]
+  if (ptb.commands.length === 2 && first?.$kind === "MoveCall" && first.MoveCall.function === "withdraw") return withdrawal(ptb, pkg)
   if (ptb.commands.length === 2 || ptb.commands.length === 3) return funding(ptb, pkg)
   return refuse(`commands: ${ptb.commands.length} commands; a sponsored transaction holds one call`)
 }

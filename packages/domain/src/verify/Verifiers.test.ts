@@ -2,6 +2,7 @@ import { assert, describe, it } from "@effect/vitest"
 import { fromBase64, toBase64 } from "@mysten/sui/utils"
 import { Effect } from "effect"
 import type { ChainEvent, ChainTransaction } from "../chain/ChainTransaction.ts"
+import { WindowKind } from "../chain/GrantWindow.ts"
 import { type EventName, Events, eventType, type FunctionName, nonceBytes, type SpendAccountPackage, typeNameOf } from "../chain/SpendAccountModule.ts"
 import { verifyGrantCreated } from "./GrantCreatedVerifier.ts"
 import { verifyGrantPauseSet } from "./GrantPauseSetVerifier.ts"
@@ -86,6 +87,8 @@ const created = {
   session_cap: 1000n,
   max_per_payment: 100n,
   expiry_ms: 5_000n,
+  window: { kind: Number(WindowKind.period), period_ms: 86_400_000n, limit: 500n, start_ms: 1_000n, spent: 0n },
+  recipients: [RECIPIENT, addr(0x77)],
   policy_ids: [1n, 2n]
 }
 const expectedGrant = {
@@ -98,6 +101,8 @@ const expectedGrant = {
   sessionCap: 1000n,
   maxPerPayment: 100n,
   expiryMs: 5_000n,
+  window: { kind: WindowKind.period, periodMs: 86_400_000n, limit: 500n } as const,
+  recipients: [addr(0x77), RECIPIENT],
   policyIds: [2n, 1n]
 }
 const grantCreated = (fields: Partial<typeof created> = {}) => event("GrantCreated", Events.GrantCreated, { ...created, ...fields })
@@ -128,6 +133,12 @@ describe("GrantCreated verifier", () => {
     ["session_cap", { session_cap: 1001n }],
     ["max_per_payment", { max_per_payment: 101n }],
     ["expiry", { expiry_ms: 0n }],
+    ["window", { window: { ...created.window, limit: 501n } }],
+    ["window", { window: { ...created.window, period_ms: 3_600_000n } }],
+    ["window", { window: { kind: WindowKind.none, period_ms: 0n, limit: 0n, start_ms: 0n, spent: 0n } }],
+    ["recipients", { recipients: [RECIPIENT] }],
+    ["recipients", { recipients: [] }],
+    ["recipients", { recipients: [RECIPIENT, addr(0x78)] }],
     ["policy set", { policy_ids: [1n] }],
     ["policy set", { policy_ids: [1n, 2n, 3n] }],
     ["nonce", { nonce: Array.from(nonceBytes("g_another")) }]
@@ -255,6 +266,7 @@ const paymentMade = (fields: Partial<{ amount: bigint; recipient: string; memo: 
     recipient: RECIPIENT,
     amount: 40n,
     spent: 40n,
+    window_spent: 0n,
     memo: Array.from(memoOf("nonce-1")),
     ...fields
   }, DELEGATE)

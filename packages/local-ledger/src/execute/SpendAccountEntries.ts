@@ -10,18 +10,31 @@ import {
   grantType,
   GrantKind,
   isFunctionName,
+  MAX_CREATE_LIFETIME_MS,
+  MAX_RECIPIENTS,
   MODULE,
   PACKAGE_VERSION,
   poolIdOf,
+  adminCapType,
   registryType,
   type SpendAccountPackage,
   typeNameOf
 } from "@gateway/domain/chain/SpendAccountModule"
+import {
+  type GrantWindow,
+  monthStartMs,
+  NO_WINDOW,
+  spendInWindow,
+  validWindowArguments,
+  WindowKind,
+  windowRemaining
+} from "@gateway/domain/chain/GrantWindow"
 import { makeMemo } from "@gateway/chain/Memo"
-import { addressLayout, byteVectorLayout, u64Layout, u64VectorLayout } from "@gateway/chain/PureArgument"
+import { addressLayout, addressVectorLayout, byteVectorLayout, u64Layout, u64VectorLayout, u8Layout } from "@gateway/chain/PureArgument"
 import { normalizeTypeArgument } from "@gateway/chain/TypeArgument"
 import type { ExecutionFailure } from "../Execution.ts"
-import { type GrantData, objectType, type PoolData } from "../LedgerObject.ts"
+import { derivedObjectAlreadyExists } from "./FrameworkAborts.ts"
+import { type GrantData, objectType, type PoolData, type RegistryData } from "../LedgerObject.ts"
 import {
   type Argument,
   argumentError,
@@ -39,25 +52,27 @@ type MoveLocation = Extract<ExecutionFailure, { MoveAbort: unknown }>["MoveAbort
 /**
  * The index of each function in the compiled module, which Sui's
  * `MoveLocation.function` names: declaration order in spend_account.move
- * (`init` first, the private `set_paused` last; test-only ones are not published).
+ * (`init` first, the private ones last; test-only ones are not published).
  */
 export const FunctionIndex = {
   init: 0,
   create_pool: 1,
   deposit: 2,
   withdraw: 3,
-  create_policy_grant: 4,
-  revoke_grant: 5,
-  pause_grant: 6,
-  pause_spend_grant: 7,
-  pause_open_grant: 8,
-  resume_grant: 9,
-  resume_spend_grant: 10,
-  resume_open_grant: 11,
-  pay: 12,
-  migrate_pool: 13,
-  migrate_grant: 14,
-  set_paused: 15
+  forget_nonce: 4,
+  create_policy_grant: 5,
+  revoke_grant: 6,
+  pause_grant: 7,
+  pause_spend_grant: 8,
+  pause_open_grant: 9,
+  resume_grant: 10,
+  resume_spend_grant: 11,
+  resume_open_grant: 12,
+  pay: 13,
+  set_version: 14,
+  migrate_pool: 15,
+  migrate_grant: 16,
+  set_paused: 17
 } as const
 
 const FRAMEWORK = normalizeSuiAddress("0x2")
@@ -90,13 +105,18 @@ interface Frame {
   T(): string
   abort(name: AbortName, at?: keyof typeof FunctionIndex): never
   emit<T>(name: EventName, layout: { serialize: (v: T) => { toBytes: () => Uint8Array } }, value: T): void
-  registryMut(i: number): { readonly id: string }
+  /** The Registry by immutable reference: its package version. */
+  registry(i: number): bigint
+  registryMut(i: number): { readonly id: string; readonly registry: RegistryData }
+  adminCap(i: number): void
   poolMut(i: number): { readonly id: string; readonly pool: PoolData }
   grantMut(i: number): { readonly id: string; readonly grant: GrantData }
   coinOfT(i: number): CoinArgument
   clock(i: number): bigint
+  u8(i: number): number
   u64(i: number): bigint
   address(i: number): string
+  addresses(i: number): Array<string>
   bytes(i: number): Uint8Array
   u64s(i: number): Array<bigint>
 }
@@ -109,15 +129,16 @@ type Entry = (f: Frame) => ReadonlyArray<Value>
 const typeNames = makeMemo<string>()
 const typeName = (coinType: string): string => typeNames(coinType, () => typeNameOf(coinType))
 
-/** spend_account.move:195 */
+const windowEvent = (w: GrantWindow) => ({ kind: w.kind, period_ms: w.periodMs, limit: w.limit, start_ms: w.startMs, spent: w.spent })
+
+/** spend_account.move:273 */
 const create_pool: Entry = (f) => {
-  const registry = f.registryMut(0)
+  const { id: registryId, registry } = f.registryMut(0)
   const coin = f.coinOfT(1)
-  // spend_account.move:198: `derived_object::claim` aborts when the (owner, T) pool was claimed before.
-  const poolId = poolIdOf({ originalId: f.originalId, registryId: registry.id }, f.sender, f.T())
-  if (f.runtime.current(poolId) !== undefined) {
-    throw new Failed({ MoveAbort: [location(FRAMEWORK, "derived_object", "claim", 0), 0n] })
-  }
+  if (registry.version !== PACKAGE_VERSION) f.abort("EWrongVersion") // spend_account.move:274
+  // spend_account.move:277: `derived_object::claim` aborts when the (owner, T) pool was claimed before.
+  const poolId = poolIdOf({ originalId: f.originalId, registryId }, f.sender, f.T())
+  if (f.runtime.current(poolId) !== undefined) throw derivedObjectAlreadyExists()
   f.runtime.destroy(coin.id)
   const pool: PoolData = {
     _tag: "Pool",
@@ -133,14 +154,16 @@ const create_pool: Entry = (f) => {
   return []
 }
 
-/** spend_account.move:213 */
+/** spend_account.move:292 */
 const deposit: Entry = (f) => {
-  const { id, pool } = f.poolMut(0)
-  const coin = f.coinOfT(1)
-  if (pool.version !== PACKAGE_VERSION) f.abort("EWrongVersion") // spend_account.move:214
-  if (pool.owner !== f.sender) f.abort("ENotOwner") // spend_account.move:215
+  const registryVersion = f.registry(0)
+  const { id, pool } = f.poolMut(1)
+  const coin = f.coinOfT(2)
+  if (registryVersion !== PACKAGE_VERSION) f.abort("EWrongVersion") // spend_account.move:293
+  if (pool.version !== PACKAGE_VERSION) f.abort("EWrongVersion") // spend_account.move:294
+  if (pool.owner !== f.sender) f.abort("ENotOwner") // spend_account.move:295
   const balance = pool.balance + coin.coin.balance
-  // spend_account.move:217: `balance::join` adds in u64; past its maximum Move's arithmetic aborts.
+  // spend_account.move:297: `balance::join` adds in u64; past its maximum Move's arithmetic aborts.
   if (balance > U64_MAX) throw new Failed({ MovePrimitiveRuntimeError: location(FRAMEWORK, "balance", "join", BALANCE_JOIN_INDEX) })
   f.runtime.destroy(coin.id)
   f.runtime.write(id, { ...pool, balance })
@@ -148,38 +171,73 @@ const deposit: Entry = (f) => {
   return []
 }
 
-/** spend_account.move:222 */
+/** spend_account.move:303: the coin is the call's result, for the rest of the transaction. */
 const withdraw: Entry = (f) => {
-  const { id, pool } = f.poolMut(0)
-  const amount = f.u64(1)
-  if (pool.version !== PACKAGE_VERSION) f.abort("EWrongVersion") // spend_account.move:223
-  if (pool.owner !== f.sender) f.abort("ENotOwner") // spend_account.move:224
-  if (pool.balance < amount) f.abort("EInsufficientBalance") // spend_account.move:225
+  const registryVersion = f.registry(0)
+  const { id, pool } = f.poolMut(1)
+  const amount = f.u64(2)
+  if (registryVersion !== PACKAGE_VERSION) f.abort("EWrongVersion") // spend_account.move:304
+  if (pool.version !== PACKAGE_VERSION) f.abort("EWrongVersion") // spend_account.move:305
+  if (pool.owner !== f.sender) f.abort("ENotOwner") // spend_account.move:306
+  if (pool.balance < amount) f.abort("EInsufficientBalance") // spend_account.move:307
   f.runtime.write(id, { ...pool, balance: pool.balance - amount })
-  f.runtime.createObject(f.runtime.freshId(), { _tag: "Coin", coinType: pool.coinType, balance: amount }, { _tag: "Address", address: pool.owner })
+  const coinId = f.runtime.createObject(f.runtime.freshId(), { _tag: "Coin", coinType: pool.coinType, balance: amount }, { _tag: "Address", address: f.sender })
+  return [{ _tag: "Object", id: coinId, mutable: true }]
+}
+
+/** spend_account.move:313 */
+const forget_nonce: Entry = (f) => {
+  const registryVersion = f.registry(0)
+  const { id, pool } = f.poolMut(1)
+  const nonceHex = toHex(f.bytes(2))
+  const now = f.clock(3)
+  if (registryVersion !== PACKAGE_VERSION) f.abort("EWrongVersion") // spend_account.move:314
+  if (pool.version !== PACKAGE_VERSION) f.abort("EWrongVersion") // spend_account.move:315
+  const held = pool.nonces.find((n) => n.nonce === nonceHex)
+  if (held === undefined) return f.abort("ENonceUnknown") // spend_account.move:316
+  if (now <= held.deadlineMs) f.abort("ENonceLive") // spend_account.move:317
+  f.runtime.write(id, { ...pool, nonces: pool.nonces.filter((n) => n.nonce !== nonceHex) })
   return []
 }
 
-/** spend_account.move:237 */
+/** spend_account.move:330 */
 const create_policy_grant: Entry = (f) => {
-  const { id, pool } = f.poolMut(0)
-  const nonce = f.bytes(1)
-  const deadlineMs = f.u64(2)
-  const delegate = f.address(3)
-  const sessionCap = f.u64(4)
-  const maxPerPayment = f.u64(5)
-  const expiryMs = f.u64(6)
-  const policyIds = f.u64s(7)
-  const now = f.clock(8)
+  const registryVersion = f.registry(0)
+  const { id, pool } = f.poolMut(1)
+  const nonce = f.bytes(2)
+  const deadlineMs = f.u64(3)
+  const delegate = f.address(4)
+  const sessionCap = f.u64(5)
+  const maxPerPayment = f.u64(6)
+  const expiryMs = f.u64(7)
+  const windowKind = f.u8(8)
+  const windowPeriodMs = f.u64(9)
+  const windowLimit = f.u64(10)
+  const recipients = f.addresses(11)
+  const policyIds = f.u64s(12)
+  const now = f.clock(13)
   const nonceHex = toHex(nonce)
-  if (pool.version !== PACKAGE_VERSION) f.abort("EWrongVersion") // spend_account.move:249
-  if (pool.owner !== f.sender) f.abort("ENotOwner") // spend_account.move:250
-  if (now > deadlineMs) f.abort("EDeadlinePassed") // spend_account.move:251
-  if (pool.nonces.includes(nonceHex)) f.abort("ENonceUsed") // spend_account.move:252
-  if (maxPerPayment === 0n || maxPerPayment > sessionCap) f.abort("EInvalidCaps") // spend_account.move:254
-  if (expiryMs !== 0n && expiryMs <= now) f.abort("EExpired") // spend_account.move:255
-  // spend_account.move:253: the nonce is recorded before the two checks after it, which abort the whole transaction anyway.
-  f.runtime.write(id, { ...pool, nonces: [...pool.nonces, nonceHex] })
+  if (registryVersion !== PACKAGE_VERSION) f.abort("EWrongVersion") // spend_account.move:347
+  if (pool.version !== PACKAGE_VERSION) f.abort("EWrongVersion") // spend_account.move:348
+  if (pool.owner !== f.sender) f.abort("ENotOwner") // spend_account.move:349
+  if (now > deadlineMs) f.abort("EDeadlinePassed") // spend_account.move:351
+  if (deadlineMs - now > MAX_CREATE_LIFETIME_MS) f.abort("EDeadlineTooFar") // spend_account.move:352
+  if (pool.nonces.some((n) => n.nonce === nonceHex)) f.abort("ENonceUsed") // spend_account.move:353
+  if (maxPerPayment === 0n || maxPerPayment > sessionCap) f.abort("EInvalidCaps") // spend_account.move:355
+  if (expiryMs !== 0n && expiryMs <= now) f.abort("EExpired") // spend_account.move:356
+  if (!validWindowArguments(windowKind, windowPeriodMs, windowLimit)) f.abort("EInvalidWindow") // spend_account.move:357
+  if (recipients.length > MAX_RECIPIENTS) f.abort("ETooManyRecipients") // spend_account.move:358
+  // spend_account.move:354: the nonce is recorded before the checks after it, which abort the whole transaction anyway.
+  f.runtime.write(id, { ...pool, nonces: [...pool.nonces, { nonce: nonceHex, deadlineMs }] })
+  const window: GrantWindow = windowKind === WindowKind.none
+    ? NO_WINDOW
+    : {
+      kind: windowKind as WindowKind,
+      periodMs: windowPeriodMs,
+      limit: windowLimit,
+      startMs: windowKind === WindowKind.calendarMonth ? monthStartMs(now) : now,
+      spent: 0n
+    }
   const grant: GrantData = {
     _tag: "Grant",
     version: PACKAGE_VERSION,
@@ -190,6 +248,8 @@ const create_policy_grant: Entry = (f) => {
     spent: 0n,
     maxPerPayment,
     expiryMs,
+    window,
+    recipients,
     paused: false,
     revoked: false,
     policyIds,
@@ -206,58 +266,69 @@ const create_policy_grant: Entry = (f) => {
     session_cap: sessionCap,
     max_per_payment: maxPerPayment,
     expiry_ms: expiryMs,
+    window: windowEvent(window),
+    recipients,
     policy_ids: policyIds
   })
   return []
 }
 
-/** spend_account.move:289 */
+/** spend_account.move:405 */
 const revoke_grant: Entry = (f) => {
-  const { id, grant } = f.grantMut(0)
-  if (grant.version !== PACKAGE_VERSION) f.abort("EWrongVersion") // spend_account.move:290
-  if (grant.owner !== f.sender) f.abort("ENotOwner") // spend_account.move:291
-  if (grant.revoked) f.abort("EAlreadyRevoked") // spend_account.move:292
+  const registryVersion = f.registry(0)
+  const { id, grant } = f.grantMut(1)
+  if (registryVersion !== PACKAGE_VERSION) f.abort("EWrongVersion") // spend_account.move:406
+  if (grant.version !== PACKAGE_VERSION) f.abort("EWrongVersion") // spend_account.move:407
+  if (grant.owner !== f.sender) f.abort("ENotOwner") // spend_account.move:408
+  if (grant.revoked) f.abort("EAlreadyRevoked") // spend_account.move:409
   f.runtime.write(id, { ...grant, revoked: true })
   f.emit("GrantRevoked", Events.GrantRevoked, { grant_id: id, pool_id: grant.poolId, owner: grant.owner })
   return []
 }
 
-/** spend_account.move:302 */
+/** spend_account.move:419 */
 const pause_grant: Entry = (f) => set_paused(f, GrantKind.policy, true)
-/** spend_account.move:307 */
+/** spend_account.move:424 */
 const pause_spend_grant: Entry = (f) => set_paused(f, GrantKind.spend, true)
-/** spend_account.move:312 */
+/** spend_account.move:429 */
 const pause_open_grant: Entry = (f) => set_paused(f, GrantKind.open, true)
-/** spend_account.move:317 */
+/** spend_account.move:434 */
 const resume_grant: Entry = (f) => set_paused(f, GrantKind.policy, false)
-/** spend_account.move:322 */
+/** spend_account.move:439 */
 const resume_spend_grant: Entry = (f) => set_paused(f, GrantKind.spend, false)
-/** spend_account.move:327 */
+/** spend_account.move:444 */
 const resume_open_grant: Entry = (f) => set_paused(f, GrantKind.open, false)
 
-/** spend_account.move:335 */
+/** spend_account.move:452 */
 const pay: Entry = (f) => {
-  const { id: grantId, grant } = f.grantMut(0)
-  const { id: poolId, pool } = f.poolMut(1)
-  const amount = f.u64(2)
-  const recipient = f.address(3)
-  const memo = f.bytes(4)
-  const now = f.clock(5)
-  if (grant.version !== PACKAGE_VERSION) f.abort("EWrongVersion") // spend_account.move:344
-  if (pool.version !== PACKAGE_VERSION) f.abort("EWrongVersion") // spend_account.move:345
-  if (grant.delegate !== f.sender) f.abort("ENotDelegate") // spend_account.move:346
-  if (grant.poolId !== poolId) f.abort("EWrongPool") // spend_account.move:347
-  if (amount === 0n) f.abort("EZeroAmount") // spend_account.move:348
-  if (grant.revoked) f.abort("ERevoked") // spend_account.move:349
-  if (grant.paused) f.abort("EPaused") // spend_account.move:350
-  if (grant.expiryMs !== 0n && now >= grant.expiryMs) f.abort("EExpired") // spend_account.move:351
-  if (amount > grant.maxPerPayment) f.abort("EExceedsMaxPerPayment") // spend_account.move:352
-  if (amount > grant.sessionCap - grant.spent) f.abort("EExceedsSessionCap") // spend_account.move:355
-  if (pool.balance < amount) f.abort("EInsufficientBalance") // spend_account.move:356
+  const registryVersion = f.registry(0)
+  const { id: grantId, grant } = f.grantMut(1)
+  const { id: poolId, pool } = f.poolMut(2)
+  const amount = f.u64(3)
+  const recipient = f.address(4)
+  const memo = f.bytes(5)
+  const now = f.clock(6)
+  if (registryVersion !== PACKAGE_VERSION) f.abort("EWrongVersion") // spend_account.move:462
+  if (grant.version !== PACKAGE_VERSION) f.abort("EWrongVersion") // spend_account.move:463
+  if (pool.version !== PACKAGE_VERSION) f.abort("EWrongVersion") // spend_account.move:464
+  if (grant.delegate !== f.sender) f.abort("ENotDelegate") // spend_account.move:465
+  if (grant.poolId !== poolId) f.abort("EWrongPool") // spend_account.move:466
+  if (amount === 0n) f.abort("EZeroAmount") // spend_account.move:467
+  if (grant.revoked) f.abort("ERevoked") // spend_account.move:468
+  if (grant.paused) f.abort("EPaused") // spend_account.move:469
+  if (grant.expiryMs !== 0n && now >= grant.expiryMs) f.abort("EExpired") // spend_account.move:471
+  if (grant.recipients.length > 0 && !grant.recipients.includes(recipient)) f.abort("ERecipientNotAllowed") // spend_account.move:472
+  if (amount > grant.maxPerPayment) f.abort("EExceedsMaxPerPayment") // spend_account.move:473
+  if (amount > grant.sessionCap - grant.spent) f.abort("EExceedsSessionCap") // spend_account.move:476
+  // spend_account.move:477-481: the window rolls to the one holding now, then must have room for the amount.
+  const remaining = windowRemaining(grant.window, now)
+  if (remaining !== undefined && amount > remaining) f.abort("EExceedsWindowLimit") // spend_account.move:480
+  const window = spendInWindow(grant.window, now, amount)
+  if (pool.balance < amount) f.abort("EInsufficientBalance") // spend_account.move:483
   const spent = grant.spent + amount
   f.runtime.write(poolId, { ...pool, balance: pool.balance - amount })
   f.runtime.createObject(f.runtime.freshId(), { _tag: "Coin", coinType: pool.coinType, balance: amount }, { _tag: "Address", address: recipient })
-  f.runtime.write(grantId, { ...grant, spent })
+  f.runtime.write(grantId, { ...grant, spent, window })
   f.emit("PaymentMade", Events.PaymentMade, {
     grant_id: grantId,
     pool_id: poolId,
@@ -265,38 +336,53 @@ const pay: Entry = (f) => {
     recipient,
     amount,
     spent,
+    window_spent: window.spent,
     memo: Array.from(memo)
   })
   return []
 }
 
-/** spend_account.move:376 */
+/** spend_account.move:505 */
+const set_version: Entry = (f) => {
+  f.adminCap(0)
+  const { id, registry } = f.registryMut(1)
+  if (registry.version >= PACKAGE_VERSION) f.abort("ENotUpgrade") // spend_account.move:506
+  f.runtime.write(id, { ...registry, version: PACKAGE_VERSION })
+  f.emit("VersionSet", Events.VersionSet, { version: PACKAGE_VERSION })
+  return []
+}
+
+/** spend_account.move:513 */
 const migrate_pool: Entry = (f) => {
-  const { id, pool } = f.poolMut(0)
-  if (pool.owner !== f.sender) f.abort("ENotOwner") // spend_account.move:377
-  if (pool.version >= PACKAGE_VERSION) f.abort("ENotUpgrade") // spend_account.move:378
+  const registryVersion = f.registry(0)
+  const { id, pool } = f.poolMut(1)
+  if (registryVersion !== PACKAGE_VERSION) f.abort("EWrongVersion") // spend_account.move:514
+  if (pool.version >= PACKAGE_VERSION) f.abort("ENotUpgrade") // spend_account.move:515
   f.runtime.write(id, { ...pool, version: PACKAGE_VERSION })
   return []
 }
 
-/** spend_account.move:383 */
+/** spend_account.move:521 */
 const migrate_grant: Entry = (f) => {
-  const { id, grant } = f.grantMut(0)
-  if (grant.owner !== f.sender) f.abort("ENotOwner") // spend_account.move:384
-  if (grant.version >= PACKAGE_VERSION) f.abort("ENotUpgrade") // spend_account.move:385
+  const registryVersion = f.registry(0)
+  const { id, grant } = f.grantMut(1)
+  if (registryVersion !== PACKAGE_VERSION) f.abort("EWrongVersion") // spend_account.move:522
+  if (grant.version >= PACKAGE_VERSION) f.abort("ENotUpgrade") // spend_account.move:523
   f.runtime.write(id, { ...grant, version: PACKAGE_VERSION })
   return []
 }
 
-/** spend_account.move:393, private: shared by the pause and resume functions; its aborts are located in it. */
+/** spend_account.move:532, private: shared by the pause and resume functions; its aborts are located in it. */
 const set_paused = (f: Frame, kind: number, paused: boolean): ReadonlyArray<Value> => {
-  const { id, grant } = f.grantMut(0)
-  if (grant.version !== PACKAGE_VERSION) f.abort("EWrongVersion", "set_paused") // spend_account.move:394
-  if (grant.owner !== f.sender) f.abort("ENotOwner", "set_paused") // spend_account.move:395
-  if (grant.kind !== kind) f.abort("EWrongKind", "set_paused") // spend_account.move:396
-  if (grant.revoked) f.abort("ERevoked", "set_paused") // spend_account.move:397
-  if (paused && grant.paused) f.abort("EAlreadyPaused", "set_paused") // spend_account.move:399
-  if (!paused && !grant.paused) f.abort("ENotPaused", "set_paused") // spend_account.move:401
+  const registryVersion = f.registry(0)
+  const { id, grant } = f.grantMut(1)
+  if (registryVersion !== PACKAGE_VERSION) f.abort("EWrongVersion", "set_paused") // spend_account.move:533
+  if (grant.version !== PACKAGE_VERSION) f.abort("EWrongVersion", "set_paused") // spend_account.move:534
+  if (grant.owner !== f.sender) f.abort("ENotOwner", "set_paused") // spend_account.move:535
+  if (grant.kind !== kind) f.abort("EWrongKind", "set_paused") // spend_account.move:536
+  if (grant.revoked) f.abort("ERevoked", "set_paused") // spend_account.move:537
+  if (paused && grant.paused) f.abort("EAlreadyPaused", "set_paused") // spend_account.move:539
+  if (!paused && !grant.paused) f.abort("ENotPaused", "set_paused") // spend_account.move:541
   f.runtime.write(id, { ...grant, paused })
   f.emit("GrantPauseSet", Events.GrantPauseSet, { grant_id: id, pool_id: grant.poolId, owner: grant.owner, paused })
   return []
@@ -315,6 +401,8 @@ const entries: { readonly [F in FunctionName]: Entry } = {
   resume_spend_grant,
   resume_open_grant,
   pay,
+  forget_nonce,
+  set_version,
   migrate_pool,
   migrate_grant
 }
@@ -328,6 +416,7 @@ export const spendAccountCalls = (pkg: Pick<SpendAccountPackage, "originalId" | 
   const originalId = normalizeSuiAddress(pkg.originalId)
   const publishedAt = normalizeSuiAddress(pkg.publishedAt)
   const registryTypeTag = normalizeStructTag(registryType(originalId))
+  const adminCapTypeTag = normalizeStructTag(adminCapType(originalId))
   const grantTypeTag = normalizeStructTag(grantType(originalId))
   const clockTypeTag = objectType({ _tag: "Clock" }, originalId)
 
@@ -369,7 +458,19 @@ export const spendAccountCalls = (pkg: Pick<SpendAccountPackage, "originalId" | 
         throw new Failed({ MoveAbort: [location(publishedAt, MODULE, at, FunctionIndex[at]), AbortCode[name]] })
       },
       emit: (name, layout, value) => runtime.emit(eventType(originalId, name), layout, value),
-      registryMut: (i) => mutableObject(i, registryTypeTag),
+      registry: (i) => {
+        const object = expectType(i, registryTypeTag)
+        if (object.data._tag !== "Registry") throw argumentError(i, { TypeMismatch: true })
+        return object.data.version
+      },
+      registryMut: (i) => {
+        const object = mutableObject(i, registryTypeTag)
+        if (object.data._tag !== "Registry") throw argumentError(i, { TypeMismatch: true })
+        return { id: object.id, registry: object.data }
+      },
+      adminCap: (i) => {
+        expectType(i, adminCapTypeTag)
+      },
       poolMut: (i) => {
         const object = mutableObject(i, normalizeStructTag(`${originalId}::${MODULE}::Pool<${T()}>`))
         if (object.data._tag !== "Pool") throw argumentError(i, { TypeMismatch: true })
@@ -389,8 +490,10 @@ export const spendAccountCalls = (pkg: Pick<SpendAccountPackage, "originalId" | 
         expectType(i, clockTypeTag)
         return nowMs
       },
+      u8: (i) => decode(u8Layout, runtime.pureAt(arg(i), i), i),
       u64: (i) => BigInt(decode(u64Layout, runtime.pureAt(arg(i), i), i)),
       address: (i) => normalizeSuiAddress(decode(addressLayout, runtime.pureAt(arg(i), i), i)),
+      addresses: (i) => decode(addressVectorLayout, runtime.pureAt(arg(i), i), i).map((a) => normalizeSuiAddress(a)),
       bytes: (i) => Uint8Array.from(decode(byteVectorLayout, runtime.pureAt(arg(i), i), i)),
       u64s: (i) => decode(u64VectorLayout, runtime.pureAt(arg(i), i), i).map(BigInt)
     }

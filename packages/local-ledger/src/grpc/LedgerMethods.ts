@@ -1,5 +1,5 @@
 import { GrpcStatusCode, GrpcTypes } from "@mysten/sui/grpc"
-import { Clock, Effect } from "effect"
+import { Effect } from "effect"
 import { LocalLedger, type LedgerTransaction } from "../LocalLedger.ts"
 import { GrpcFailure } from "./GrpcFailure.ts"
 import { type GrpcMethod, unary } from "./GrpcMethod.ts"
@@ -23,7 +23,7 @@ const findObject = (request: GrpcTypes.GetObjectRequest, mask: GrpcTypes.GetObje
     if (object === undefined || (request.version !== undefined && request.version !== object.version)) {
       return yield* notFound(`object ${request.objectId}${request.version === undefined ? "" : ` at version ${request.version}`} not found`)
     }
-    const nowMs = BigInt(yield* Clock.currentTimeMillis)
+    const nowMs = BigInt(yield* ledger.now)
     return applyReadMask(objectProto(object, ledger.config.pkg.originalId, nowMs), mask, OBJECT_DEFAULT_MASK)
   })
 

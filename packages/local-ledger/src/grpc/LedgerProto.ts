@@ -3,6 +3,7 @@ import { normalizeStructTag, normalizeSuiAddress, parseStructTag, toHex } from "
 import { normalizeCoinType } from "@gateway/domain/chain/SpendAccountModule"
 import { decodeBase64 } from "@gateway/chain/Base64"
 import type { Execution, ExecutionStatus } from "../Execution.ts"
+import { type CleverError, cleverErrorOf } from "../execute/FrameworkAborts.ts"
 import type { LedgerCheckpoint } from "../LedgerCheckpoint.ts"
 import { type LedgerObject, objectBcs, objectContentsOf, objectType, type Owner } from "../LedgerObject.ts"
 import type { LedgerTransaction } from "../LocalLedger.ts"
@@ -52,6 +53,14 @@ const enumValue = (values: Readonly<Record<string, number | string>>, name: stri
   return typeof value === "number" ? value : 0
 }
 
+/** A clever error as a full node renders it: no `constant_type`, the value as text. */
+const cleverErrorProto = (clever: CleverError): GrpcTypes.CleverError => ({
+  ...(clever.errorCode === undefined ? {} : { errorCode: BigInt(clever.errorCode) }),
+  lineNumber: BigInt(clever.lineNumber),
+  constantName: clever.constantName,
+  value: { oneofKind: "rendered", rendered: clever.rendered }
+})
+
 /** Sui's status as the gRPC API reports it: the error's kind, command, description and details. */
 export const statusProto = (status: ExecutionStatus, description: string | null): GrpcTypes.ExecutionStatus => {
   if (!("Failure" in status) || status.Failure === undefined) return { success: true }
@@ -64,6 +73,7 @@ export const statusProto = (status: ExecutionStatus, description: string | null)
   }
   if ("MoveAbort" in error && error.MoveAbort !== undefined) {
     const [location, code] = error.MoveAbort
+    const clever = cleverErrorOf(error.MoveAbort)
     return {
       success: false,
       error: {
@@ -78,7 +88,8 @@ export const statusProto = (status: ExecutionStatus, description: string | null)
               function: Number(location.function),
               instruction: Number(location.instruction),
               ...(location.functionName === null || location.functionName === undefined ? {} : { functionName: location.functionName })
-            }
+            },
+            ...(clever === undefined ? {} : { cleverError: cleverErrorProto(clever) })
           }
         }
       }
@@ -178,8 +189,9 @@ export const executedTransactionProto = (
       : [],
     ...(wants("effects") ? { effects: effectsProto(tx, pkg.originalId) } : {}),
     ...(events === undefined ? {} : { events }),
+    // A full node knows neither until a checkpoint includes the transaction.
     ...(tx.checkpoint === null ? {} : { checkpoint: tx.checkpoint }),
-    timestamp: timestamp(tx.timestampMs),
+    ...(tx.timestampMs === null ? {} : { timestamp: timestamp(tx.timestampMs) }),
     balanceChanges: wants("balanceChanges")
       ? tx.balanceChanges.map((change) => ({
         address: change.address,
@@ -190,7 +202,7 @@ export const executedTransactionProto = (
     ...(wants("objects")
       ? {
         objects: {
-          objects: tx.execution.changes.flatMap((change) => (change.after === undefined ? [] : [objectProto(change.after, pkg.originalId, tx.timestampMs)]))
+          objects: tx.execution.changes.flatMap((change) => (change.after === undefined ? [] : [objectProto(change.after, pkg.originalId, tx.executedAtMs)]))
         }
       }
       : {})

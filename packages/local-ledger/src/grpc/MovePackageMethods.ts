@@ -26,8 +26,12 @@ const immutable = (body: SignatureBody): Signature => ({ reference: Reference.IM
 const parameter = (originalId: string, kind: (typeof Functions)[FunctionName]["parameters"][number]): Signature => {
   const own = (name: string) => `${originalId}::${MODULE}::${name}`
   switch (kind) {
+    case "registry":
+      return immutable(datatype(own("Registry")))
     case "registry_mut":
       return mutable(datatype(own("Registry")))
+    case "admin_cap":
+      return immutable(datatype(own("AdminCap")))
     case "pool_mut":
       return mutable(datatype(own("Pool"), [T0]))
     case "grant_mut":
@@ -36,6 +40,8 @@ const parameter = (originalId: string, kind: (typeof Functions)[FunctionName]["p
       return byValue(datatype("0x0000000000000000000000000000000000000000000000000000000000000002::coin::Coin", [T0]))
     case "clock":
       return immutable(datatype("0x0000000000000000000000000000000000000000000000000000000000000002::clock::Clock"))
+    case "u8":
+      return byValue(scalar(Body.U8))
     case "u64":
       return byValue(scalar(Body.U64))
     case "address":
@@ -44,8 +50,17 @@ const parameter = (originalId: string, kind: (typeof Functions)[FunctionName]["p
       return byValue({ type: Body.VECTOR, typeParameterInstantiation: [scalar(Body.U8)] })
     case "vector<u64>":
       return byValue({ type: Body.VECTOR, typeParameterInstantiation: [scalar(Body.U64)] })
+    case "vector<address>":
+      return byValue({ type: Body.VECTOR, typeParameterInstantiation: [scalar(Body.ADDRESS)] })
   }
 }
+
+/** The functions declared without a `TxContext` parameter: they need no sender and create nothing. */
+const WITHOUT_CONTEXT: ReadonlySet<FunctionName> = new Set(["forget_nonce", "set_version", "migrate_pool", "migrate_grant"])
+
+/** What a function returns: `withdraw` hands its `Coin<T>` to the transaction. */
+const returnsOf = (name: FunctionName): Array<Signature> =>
+  name === "withdraw" ? [byValue(datatype("0x0000000000000000000000000000000000000000000000000000000000000002::coin::Coin", [T0]))] : []
 
 const TX_CONTEXT = datatype("0x0000000000000000000000000000000000000000000000000000000000000002::tx_context::TxContext")
 
@@ -56,8 +71,11 @@ const functionDescriptor = (originalId: string, name: FunctionName): GrpcTypes.F
     visibility: GrpcTypes.FunctionDescriptor_Visibility.PUBLIC,
     isEntry: false,
     typeParameters: Array.from({ length: spec.typeParameters }, () => ({ constraints: [] })),
-    parameters: [...spec.parameters.map((kind) => parameter(originalId, kind)), mutable(TX_CONTEXT)],
-    returns: []
+    parameters: [
+      ...spec.parameters.map((kind) => parameter(originalId, kind)),
+      ...(WITHOUT_CONTEXT.has(name) ? [] : [mutable(TX_CONTEXT)])
+    ],
+    returns: returnsOf(name)
   }
 }
 
@@ -81,7 +99,15 @@ const datatypes = (originalId: string): ReadonlyArray<GrpcTypes.DatatypeDescript
   const address = scalar(Body.ADDRESS)
   const bool = scalar(Body.BOOL)
   return [
-    struct("Registry", [Ability.KEY], 0, [["id", ID]]),
+    struct("Registry", [Ability.KEY], 0, [["id", ID], ["version", u64]]),
+    struct("AdminCap", [Ability.KEY, Ability.STORE], 0, [["id", ID]]),
+    struct("Window", [Ability.COPY, Ability.DROP, Ability.STORE], 0, [
+      ["kind", scalar(Body.U8)],
+      ["period_ms", u64],
+      ["limit", u64],
+      ["start_ms", u64],
+      ["spent", u64]
+    ]),
     struct("PoolKey", [Ability.COPY, Ability.DROP, Ability.STORE], 1, [["owner", address]]),
     struct("Pool", [Ability.KEY], 1, [
       ["id", ID],
@@ -90,7 +116,7 @@ const datatypes = (originalId: string): ReadonlyArray<GrpcTypes.DatatypeDescript
       ["balance", datatype("0x0000000000000000000000000000000000000000000000000000000000000002::balance::Balance", [T0])],
       ["nonces", datatype("0x0000000000000000000000000000000000000000000000000000000000000002::table::Table", [
         { type: Body.VECTOR, typeParameterInstantiation: [scalar(Body.U8)] },
-        bool
+        u64
       ])]
     ]),
     struct("Grant", [Ability.KEY], 0, [
@@ -103,6 +129,8 @@ const datatypes = (originalId: string): ReadonlyArray<GrpcTypes.DatatypeDescript
       ["spent", u64],
       ["max_per_payment", u64],
       ["expiry_ms", u64],
+      ["window", datatype(own("Window"))],
+      ["recipients", { type: Body.VECTOR, typeParameterInstantiation: [address] }],
       ["paused", bool],
       ["revoked", bool],
       ["policy_ids", { type: Body.VECTOR, typeParameterInstantiation: [u64] }],

@@ -1,14 +1,14 @@
 import { GrpcTypes } from "@mysten/sui/grpc"
-import { normalizeStructTag } from "@mysten/sui/utils"
-import { Clock, Effect } from "effect"
+import { normalizeStructTag, normalizeSuiAddress } from "@mysten/sui/utils"
+import { Effect } from "effect"
 import { normalizeCoinType, SUI_COIN_TYPE } from "@gateway/domain/chain/SpendAccountModule"
 import type { LedgerObject } from "../LedgerObject.ts"
 import { LocalLedger } from "../LocalLedger.ts"
 import { GrpcFailure } from "./GrpcFailure.ts"
 import { type GrpcMethod, unary } from "./GrpcMethod.ts"
 import { objectProto } from "./LedgerProto.ts"
-import { OBJECT_DEFAULT_MASK } from "./LedgerMethods.ts"
 import { applyReadMask } from "./ReadMask.ts"
+import { decodePageToken, encodePageToken, MAX_PAGE_BYTES, ownedObjectsPageSize } from "./PageToken.ts"
 
 /** A full node's page sizes: 50 unless asked, at most 1000. */
 const pageSize = (asked: number | undefined) => Math.min(asked === undefined || asked <= 0 ? 50 : asked, 1000)
@@ -62,17 +62,30 @@ export const stateMethods: ReadonlyArray<GrpcMethod> = [
     })),
   unary(GrpcTypes.StateService, "ListOwnedObjects", GrpcTypes.ListOwnedObjectsRequest, GrpcTypes.ListOwnedObjectsResponse, (request) =>
     Effect.gen(function*() {
-      const owner = yield* ownerOf(request.owner)
+      const owner = normalizeSuiAddress(yield* ownerOf(request.owner))
       const ledger = yield* LocalLedger
-      const nowMs = BigInt(yield* Clock.currentTimeMillis)
+      const nowMs = BigInt(yield* ledger.now)
       const filter = request.objectType === undefined ? undefined : (yield* typeArgument(request.objectType))
+      // A token resumes at the object it names, so a page is whole even if objects came or went since.
+      const from = request.pageToken === undefined ? undefined : yield* decodePageToken(request.pageToken, { owner, objectType: filter })
       const objects = (yield* ledger.ownedObjects(owner))
+        .filter((o) => from === undefined || o.id >= from)
         .map((o) => objectProto(o, ledger.config.pkg.originalId, nowMs))
         .filter((o) => matchesType(filter, o.objectType))
-      const { page, nextPageToken } = pageAfter(objects, (o) => o.objectId ?? "", request.pageToken, pageSize(request.pageSize))
+      const size = ownedObjectsPageSize(request.pageSize)
+      const page: Array<GrpcTypes.Object> = []
+      let bytes = 0
+      for (const object of objects) {
+        if (page.length >= size || bytes >= MAX_PAGE_BYTES) break
+        // A full node's default read mask for ListOwnedObjects.
+        const masked = applyReadMask(object, request.readMask, ["object_id", "version", "object_type"])
+        bytes += GrpcTypes.Object.toBinary(masked).length
+        page.push(masked)
+      }
+      const next = objects[page.length]?.objectId
       return {
-        objects: page.map((o) => applyReadMask(o, request.readMask, OBJECT_DEFAULT_MASK)),
-        ...(nextPageToken === undefined ? {} : { nextPageToken })
+        objects: page,
+        ...(next === undefined ? {} : { nextPageToken: encodePageToken({ owner, objectType: filter, next }) })
       }
     })),
   unary(GrpcTypes.StateService, "GetCoinInfo", GrpcTypes.GetCoinInfoRequest, GrpcTypes.GetCoinInfoResponse, (request) =>

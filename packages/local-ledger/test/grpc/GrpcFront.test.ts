@@ -74,8 +74,9 @@ layer(GrpcServerLayer)("LocalLedger's gRPC-web front, driven by a plain SuiGrpcC
       const client = clientFor(origin)
       const pay = yield* promise(() => client.core.getMoveFunction({ packageId: PKG.publishedAt, moduleName: "spend_account", name: "pay" }))
       assert.strictEqual(pay.function.name, "pay")
-      assert.strictEqual(pay.function.parameters.length, 7)
-      assert.strictEqual(pay.function.parameters[0]?.reference, "mutable")
+      assert.strictEqual(pay.function.parameters.length, 8)
+      // The Registry (read for the package version), then the grant and the pool, both written.
+      assert.deepStrictEqual(pay.function.parameters.slice(0, 3).map((p) => p.reference), ["immutable", "mutable", "mutable"])
 
       const owner = Ed25519Keypair.generate().toSuiAddress()
       for (let i = 0; i < 5; i++) yield* ledger.mint(owner, SUI_COIN_TYPE, BigInt(i + 1))

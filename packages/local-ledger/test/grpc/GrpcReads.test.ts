@@ -3,6 +3,7 @@ import { GrpcStatusCode, RpcError } from "@mysten/sui/grpc"
 import { normalizeStructTag, normalizeSuiAddress } from "@mysten/sui/utils"
 import { assert, layer } from "@effect/vitest"
 import { Clock, Effect, Option } from "effect"
+import { WindowKind } from "@gateway/domain/chain/GrantWindow"
 import { AbortCode, grantType, MODULE, PACKAGE_VERSION, Structs, SUI_COIN_TYPE } from "@gateway/domain/chain/SpendAccountModule"
 import { Chain } from "@gateway/chain/Chain"
 import { LocalLedger } from "../../src/LocalLedger.ts"
@@ -37,6 +38,8 @@ const grantFixture = (seed: number) =>
         sessionCap: 500n,
         maxPerPayment: 100n,
         expiryMs: 0n,
+        window: { kind: WindowKind.period, periodMs: 86_400_000n, limit: 200n },
+        recipients: [],
         policyIds: [3n, 4n]
       })).txKindBytes,
       owner
@@ -69,6 +72,8 @@ layer(ledgerLayer())("LocalLedger's gRPC-web front answers reads as a node does"
         spent: "0",
         max_per_payment: "100",
         expiry_ms: "0",
+        window: { kind: WindowKind.period, period_ms: "86400000", limit: "200", start_ms: fields.window.start_ms, spent: "0" },
+        recipients: [],
         paused: false,
         revoked: false,
         policy_ids: ["3", "4"],

@@ -1,7 +1,8 @@
 import { normalizeSuiAddress } from "@mysten/sui/utils"
-import { nonceBytes, normalizeCoinType, SUI_COIN_TYPE } from "@gateway/domain/chain/SpendAccountModule"
-import { BIG_COIN, GRANT, type Outcome, senderOf, type Step, U64_MAX, type Vector, WRAPPED_COIN } from "./Vectors.ts"
-import { DELEGATE, OWNER, RECIPIENT, STRANGER, World } from "./World.ts"
+import { type GrantWindow, monthStartMs, NO_WINDOW, spendInWindow, WindowKind } from "@gateway/domain/chain/GrantWindow"
+import { nonceBytes, normalizeCoinType, PACKAGE_VERSION, SUI_COIN_TYPE } from "@gateway/domain/chain/SpendAccountModule"
+import { BIG_COIN, GRANT, NO_WINDOW_ARGS, type Outcome, senderOf, type Step, U64_MAX, type Vector, type WindowArgs, WRAPPED_COIN } from "./Vectors.ts"
+import { ADMIN, DELEGATE, OWNER, RECIPIENT, STRANGER, World } from "./World.ts"
 
 /**
  * Renders the vector table as the Move `#[test]`s at the end of
@@ -31,7 +32,8 @@ export const MOVE_ADDRESSES: ReadonlyMap<string, string> = new Map([
   [OWNER, "OWNER"],
   [DELEGATE, "DELEGATE"],
   [STRANGER, "STRANGER"],
-  [RECIPIENT, "RECIPIENT"]
+  [RECIPIENT, "RECIPIENT"],
+  [ADMIN, "ADMIN"]
 ])
 
 const MOVE_KINDS = ["KIND_POLICY", "KIND_SPEND", "KIND_OPEN"]
@@ -84,9 +86,23 @@ interface Walk {
   readonly clockMs: bigint
   readonly poolValues: ReadonlyMap<string, bigint>
   readonly spent: bigint | undefined
+  /** The latest grant's window, rolled and spent as `pay` leaves it. */
+  readonly window: GrantWindow
 }
 
-const START: Walk = { coinType: normalizeCoinType(SUI_COIN_TYPE), clockMs: START_MS, poolValues: new Map(), spent: undefined }
+const START: Walk = { coinType: normalizeCoinType(SUI_COIN_TYPE), clockMs: START_MS, poolValues: new Map(), spent: undefined, window: NO_WINDOW }
+
+/** The window a create opens at `nowMs`, from its arguments as the module stores them (any kind the row names). */
+const openedWindow = (args: WindowArgs, nowMs: bigint): GrantWindow =>
+  args.kind === WindowKind.none
+    ? NO_WINDOW
+    : {
+      kind: args.kind === WindowKind.calendarMonth ? WindowKind.calendarMonth : WindowKind.period,
+      periodMs: args.periodMs,
+      limit: args.limit,
+      startMs: args.kind === WindowKind.calendarMonth ? monthStartMs(nowMs) : nowMs,
+      spent: 0n
+    }
 
 const poolValue = (walk: Walk) => walk.poolValues.get(walk.coinType) ?? 0n
 const withPoolValue = (walk: Walk, value: bigint) => new Map([...walk.poolValues, [walk.coinType, value]])
@@ -103,9 +119,14 @@ const advance = (walk: Walk, step: Step): Walk => {
     case "withdraw":
       return { ...walk, poolValues: withPoolValue(walk, poolValue(walk) - step.amount) }
     case "pay":
-      return { ...walk, poolValues: withPoolValue(walk, poolValue(walk) - step.amount), spent: (walk.spent ?? 0n) + step.amount }
+      return {
+        ...walk,
+        poolValues: withPoolValue(walk, poolValue(walk) - step.amount),
+        spent: (walk.spent ?? 0n) + step.amount,
+        window: spendInWindow(walk.window, walk.clockMs, step.amount)
+      }
     case "createGrant":
-      return { ...walk, spent: 0n }
+      return { ...walk, spent: 0n, window: openedWindow(step.window ?? NO_WINDOW_ARGS, walk.clockMs) }
     case "clock":
       return { ...walk, clockMs: step.ms }
     default:
@@ -113,11 +134,13 @@ const advance = (walk: Walk, step: Step): Walk => {
   }
 }
 
-/** The pool's value and the latest grant's spent after `steps`, all succeeding: what a success row's Move check expects. */
+/** The pool's value, the latest grant's spent and its window after `steps`, all succeeding: what a success row's Move check expects. */
 export const tallyOf = (steps: ReadonlyArray<Step>) => {
   const walk = steps.reduce(advance, START)
-  return { poolValue: walk.poolValues.get(walk.coinType), spent: walk.spent }
+  return { poolValue: walk.poolValues.get(walk.coinType), spent: walk.spent, window: walk.window }
 }
+
+const moveAddresses = (addresses: ReadonlyArray<string>) => `vector[${addresses.map(moveAddress).join(", ")}]`
 
 /** The Move call that plays a step, every field of the step an argument. */
 const callOf = (step: Step, walk: Walk): string => {
@@ -130,18 +153,29 @@ const callOf = (step: Step, walk: Walk): string => {
     case "withdraw":
       return `step_withdraw<${T}>(&mut run, ${moveAddress(senderOf(step))}, ${u64(step.amount)});`
     case "createGrant": {
+      const window = step.window ?? NO_WINDOW_ARGS
       const args = [
         moveAddress(senderOf(step)),
         moveBytes(step.grantId ?? GRANT.grantId),
         u64(step.deadlineMs ?? GRANT.deadlineMs),
         u64(step.sessionCap ?? GRANT.sessionCap),
         u64(step.maxPerPayment ?? GRANT.maxPerPayment),
-        u64(step.expiryMs ?? GRANT.expiryMs)
+        u64(step.expiryMs ?? GRANT.expiryMs),
+        String(window.kind),
+        u64(window.periodMs),
+        u64(window.limit),
+        moveAddresses(step.recipients ?? [])
       ]
       return `step_create_grant<${T}>(&mut run, ${args.join(", ")});`
     }
     case "pay":
-      return `step_pay<${T}>(&mut run, ${moveAddress(senderOf(step))}, ${u64(step.amount)});`
+      return `step_pay<${T}>(&mut run, ${moveAddress(senderOf(step))}, ${moveAddress(step.recipient ?? RECIPIENT)}, ${u64(step.amount)});`
+    case "forgetNonce":
+      return `step_forget_nonce<${T}>(&mut run, ${moveAddress(senderOf(step))}, ${moveBytes(step.grantId ?? GRANT.grantId)});`
+    case "setVersion":
+      return `step_set_version(&mut run, ${moveAddress(senderOf(step))});`
+    case "registryVersion":
+      return `step_registry_version(&mut run, ${u64(step.version)});`
     case "pause":
     case "resume":
       return `step_${step.op}(&mut run, ${moveAddress(senderOf(step))}, ${moveKind(step.kind ?? 0)});`
@@ -184,7 +218,12 @@ const expectationOf = (vector: Vector, after: Walk): string | undefined => {
         moveBytes(when.grantId ?? GRANT.grantId),
         u64(when.sessionCap ?? GRANT.sessionCap),
         u64(when.maxPerPayment ?? GRANT.maxPerPayment),
-        u64(when.expiryMs ?? GRANT.expiryMs)
+        u64(when.expiryMs ?? GRANT.expiryMs),
+        String(after.window.kind),
+        u64(after.window.periodMs),
+        u64(after.window.limit),
+        u64(after.window.startMs),
+        moveAddresses(when.recipients ?? [])
       ]
       return `expect_grant_created<${T}>(&run, ${args.join(", ")});`
     }
@@ -194,9 +233,14 @@ const expectationOf = (vector: Vector, after: Walk): string | undefined => {
     case "GrantPauseSet":
       if (when.op !== "pause" && when.op !== "resume") throw mismatch()
       return `expect_grant_pause_set(&run, ${when.op === "pause"});`
-    case "PaymentMade":
+    case "PaymentMade": {
       if (when.op !== "pay" || after.spent === undefined) throw mismatch()
-      return `expect_payment_made<${T}>(&run, ${u64(when.amount)}, ${u64(after.spent)}, ${u64(poolValue(after))});`
+      const args = [moveAddress(when.recipient ?? RECIPIENT), u64(when.amount), u64(after.spent), u64(after.window.spent), u64(poolValue(after))]
+      return `expect_payment_made<${T}>(&run, ${args.join(", ")});`
+    }
+    case "VersionSet":
+      if (when.op !== "setVersion") throw mismatch()
+      return `expect_version_set(&run, ${u64(PACKAGE_VERSION)});`
   }
 }
 
@@ -212,7 +256,9 @@ export const renderMoveTest = (vector: Vector): string => {
     walk = advance(walk, step)
   }
   const { when } = vector
-  if (when.op === "poolVersion" || when.op === "grantVersion" || when.op === "clock") throw new Error(`${vector.name}: a row's call must be a transaction`)
+  if (when.op === "poolVersion" || when.op === "grantVersion" || when.op === "registryVersion" || when.op === "clock") {
+    throw new Error(`${vector.name}: a row's call must be a transaction`)
+  }
   lines.push(callOf(when, walk))
   const expectation = expectationOf(vector, advance(walk, when))
   if (expectation !== undefined) lines.push(expectation)

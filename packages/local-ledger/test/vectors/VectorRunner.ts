@@ -4,7 +4,9 @@ import { Events, normalizeCoinType, poolIdOf, type SpendAccountPackage, SUI_COIN
 import * as Kinds from "@gateway/chain/transactions/Kinds"
 import type { Execution } from "../../src/Execution.ts"
 import { Rejection } from "../../src/execute/Admission.ts"
-import { GRANT, senderOf, type Step } from "./Vectors.ts"
+import { nonceBytes } from "@gateway/domain/chain/SpendAccountModule"
+import { windowArguments, WindowKind, type WindowTerms } from "@gateway/domain/chain/GrantWindow"
+import { GRANT, NO_WINDOW_ARGS, senderOf, type Step, type WindowArgs } from "./Vectors.ts"
 import { DELEGATE, RECIPIENT, World } from "./World.ts"
 
 /** What a step ran: its execution, and the index of its Move call among the transaction's commands. */
@@ -37,6 +39,15 @@ export class VectorRunner {
     return this.world.shared(this.grantId)
   }
 
+  private registry() {
+    return this.world.shared(this.world.pkg.registryId)
+  }
+
+  /** The Registry as a call names it: immutably, as every function but create_pool and set_version takes it. */
+  private registryArg(tx: Transaction) {
+    return tx.sharedObjectRef({ ...refOf(this.registry()), mutable: false })
+  }
+
   private kindOf = async (step: Step): Promise<{ readonly txKindBytes: string } | ((tx: Transaction) => void) | undefined> => {
     const { world } = this
     const pkg = world.pkg
@@ -67,54 +78,87 @@ export class VectorRunner {
         })
       }
       case "withdraw":
-        return (tx) => {
-          tx.moveCall({
-            target: target(pkg, "withdraw"),
-            typeArguments: [this.coinType],
-            arguments: [tx.sharedObjectRef({ ...refOf(world.shared(this.poolId)), mutable: true }), tx.pure.u64(step.amount)]
-          })
-        }
+        return Kinds.withdraw(pkg, { sender, registry: this.registry(), pool: world.shared(this.poolId), coinType: this.coinType, amount: step.amount })
       case "createGrant":
+        if (!buildersCanSay(step.window ?? NO_WINDOW_ARGS)) return this.rawCreate(step)
         return Kinds.createPolicyGrant(pkg, {
           sender,
           grantId: step.grantId ?? GRANT.grantId,
           deadlineMs: step.deadlineMs ?? GRANT.deadlineMs,
+          registry: this.registry(),
           pool: world.shared(this.poolId),
           coinType: this.coinType,
           delegate: DELEGATE,
           sessionCap: step.sessionCap ?? GRANT.sessionCap,
           maxPerPayment: step.maxPerPayment ?? GRANT.maxPerPayment,
           expiryMs: step.expiryMs ?? GRANT.expiryMs,
+          window: windowTerms(step.window ?? NO_WINDOW_ARGS),
+          recipients: step.recipients ?? [],
           policyIds: [1n]
         })
       case "pay":
         return Kinds.pay(pkg, {
           sender,
+          registry: this.registry(),
           grant: this.grant(),
           pool: world.shared(this.poolId),
           coinType: this.coinType,
           amount: step.amount,
-          recipient: RECIPIENT,
+          recipient: step.recipient ?? RECIPIENT,
           memo: new TextEncoder().encode("nonce-1")
         })
       case "pause":
-        return Kinds.pauseGrant(pkg, { sender, grant: this.grant(), kind: step.kind ?? 0 })
+        return Kinds.pauseGrant(pkg, { sender, registry: this.registry(), grant: this.grant(), kind: step.kind ?? 0 })
       case "resume":
-        return Kinds.resumeGrant(pkg, { sender, grant: this.grant(), kind: step.kind ?? 0 })
+        return Kinds.resumeGrant(pkg, { sender, registry: this.registry(), grant: this.grant(), kind: step.kind ?? 0 })
       case "revoke":
-        return Kinds.revokeGrant(pkg, { sender, grant: this.grant() })
+        return Kinds.revokeGrant(pkg, { sender, registry: this.registry(), grant: this.grant() })
+      case "forgetNonce":
+        return (tx) => {
+          tx.moveCall({
+            target: target(pkg, "forget_nonce"),
+            typeArguments: [this.coinType],
+            arguments: [
+              this.registryArg(tx),
+              tx.sharedObjectRef({ ...refOf(world.shared(this.poolId)), mutable: true }),
+              tx.pure.vector("u8", [...nonceBytes(step.grantId ?? GRANT.grantId)]),
+              tx.object.clock()
+            ]
+          })
+        }
+      case "setVersion": {
+        const cap = world.adminCap()
+        return (tx) => {
+          tx.moveCall({
+            target: target(pkg, "set_version"),
+            arguments: [
+              tx.objectRef({ objectId: cap.id, version: cap.version.toString(), digest: cap.digest }),
+              tx.sharedObjectRef({ ...refOf(this.registry()), mutable: true })
+            ]
+          })
+        }
+      }
       case "migratePool":
         return (tx) => {
           tx.moveCall({
             target: target(pkg, "migrate_pool"),
             typeArguments: [this.coinType],
-            arguments: [tx.sharedObjectRef({ ...refOf(world.shared(this.poolId)), mutable: true })]
+            arguments: [this.registryArg(tx), tx.sharedObjectRef({ ...refOf(world.shared(this.poolId)), mutable: true })]
           })
         }
       case "migrateGrant":
         return (tx) => {
-          tx.moveCall({ target: target(pkg, "migrate_grant"), arguments: [tx.sharedObjectRef({ ...refOf(this.grant()), mutable: true })] })
+          tx.moveCall({
+            target: target(pkg, "migrate_grant"),
+            arguments: [this.registryArg(tx), tx.sharedObjectRef({ ...refOf(this.grant()), mutable: true })]
+          })
         }
+      case "registryVersion": {
+        const object = world.get(pkg.registryId)
+        if (object.data._tag !== "Registry") throw new Error("not the registry")
+        world.edit(object.id, { ...object.data, version: step.version })
+        return undefined
+      }
       case "poolVersion": {
         const object = world.get(this.poolId)
         if (object.data._tag !== "Pool") throw new Error("not a pool")
@@ -133,6 +177,33 @@ export class VectorRunner {
     }
   }
 
+  /** A create whose window kind the builders cannot express (no owner could ask for it): the call as a forged kind would make it. */
+  private rawCreate(step: Extract<Step, { op: "createGrant" }>) {
+    const window = step.window ?? NO_WINDOW_ARGS
+    return (tx: Transaction) => {
+      tx.moveCall({
+        target: target(this.world.pkg, "create_policy_grant"),
+        typeArguments: [this.coinType],
+        arguments: [
+          this.registryArg(tx),
+          tx.sharedObjectRef({ ...refOf(this.world.shared(this.poolId)), mutable: true }),
+          tx.pure.vector("u8", [...nonceBytes(step.grantId ?? GRANT.grantId)]),
+          tx.pure.u64(step.deadlineMs ?? GRANT.deadlineMs),
+          tx.pure.address(DELEGATE),
+          tx.pure.u64(step.sessionCap ?? GRANT.sessionCap),
+          tx.pure.u64(step.maxPerPayment ?? GRANT.maxPerPayment),
+          tx.pure.u64(step.expiryMs ?? GRANT.expiryMs),
+          tx.pure.u8(window.kind),
+          tx.pure.u64(window.periodMs),
+          tx.pure.u64(window.limit),
+          tx.pure.vector("address", [...(step.recipients ?? [])]),
+          tx.pure.vector("u64", [1n]),
+          tx.object.clock()
+        ]
+      })
+    }
+  }
+
   /** Runs one step; a state edit answers undefined. A refused transaction is an error: no vector expects one. */
   async step(step: Step, options: { readonly budget?: bigint } = {}): Promise<Ran | undefined> {
     const kind = await this.kindOf(step)
@@ -148,6 +219,20 @@ export class VectorRunner {
     }
     return { execution: result, moveCallIndex, fn }
   }
+}
+
+/** A row's window arguments as the builders take them. */
+export const windowTerms = (args: WindowArgs): WindowTerms =>
+  args.kind === WindowKind.none
+    ? { kind: WindowKind.none }
+    : args.kind === WindowKind.calendarMonth
+    ? { kind: WindowKind.calendarMonth, limit: args.limit }
+    : { kind: WindowKind.period, periodMs: args.periodMs, limit: args.limit }
+
+/** Whether the builders make exactly these window arguments (an owner cannot ask for an unknown kind, say). */
+const buildersCanSay = (args: WindowArgs) => {
+  const built = windowArguments(windowTerms(args))
+  return built.kind === args.kind && built.periodMs === args.periodMs && built.limit === args.limit
 }
 
 /** The pools of the vectors are the owner's. */

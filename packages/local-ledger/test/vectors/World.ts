@@ -15,6 +15,8 @@ export const OWNER = addr(0xa11ce)
 export const DELEGATE = addr(0xde1e)
 export const STRANGER = addr(0x5157)
 export const RECIPIENT = addr(0xcafe)
+/** Who published the package: the holder of its AdminCap. */
+export const ADMIN = addr(0xad)
 export const GAS_PRICE = 1000n
 export const GAS_BUDGET = 50_000_000n
 
@@ -44,6 +46,7 @@ export class World {
   constructor(pkg: SpendAccountPackage = PACKAGE) {
     this.pkg = pkg
     for (const object of genesisObjects(pkg)) this.objects.set(object.id, object)
+    this.put({ _tag: "AdminCap" }, ADMIN)
   }
 
   /** A fresh object owned by `owner`, as a faucet writes it: version 1, its storage cost as its rebate. */
@@ -77,6 +80,13 @@ export class World {
     return [...this.objects.values()].filter((o) =>
       o.owner._tag === "Address" && o.owner.address === owner && o.data._tag === "Coin" && o.data.coinType === normalizeCoinType(SUI_COIN_TYPE)
     )
+  }
+
+  /** The publisher's AdminCap. */
+  adminCap(): LedgerObject {
+    const cap = [...this.objects.values()].find((o) => o.data._tag === "AdminCap")
+    if (cap === undefined) throw new Error("no AdminCap")
+    return cap
   }
 
   /** The shared object as a transaction names it. */

@@ -16,7 +16,9 @@ export class SpendAccounts extends Context.Service<SpendAccounts, {
       return SpendAccounts.of({
         list: (owner) =>
           Effect.map(chain.listPools(owner), (pools) =>
-            pools.map((p) => Schema.decodeUnknownSync(SpendAccount)({ coinType: p.coinType, pool: p.poolId, balance: p.balance.toString() }))),
+            pools.map((p) =>
+              Schema.decodeUnknownSync(SpendAccount)({ coinType: p.coinType, pool: p.poolId, registry: chain.pkg.registryId, balance: p.balance.toString() })
+            )),
         prepare: (owner, asset, amount) =>
           Effect.map(chain.buildFundPool({ sender: owner, coinType: asset, amount }), (kind) =>
             Schema.decodeUnknownSync(PreparedSpendAccount)({ asset, moveTarget: kind.moveTarget, txKindBytes: kind.txKindBytes, sender: owner }))

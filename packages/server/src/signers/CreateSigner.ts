@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto"
 import { Effect, Option } from "effect"
 import { Chain } from "@gateway/chain/Chain"
+import { WindowKind } from "@gateway/domain/chain/GrantWindow"
 import type { CreateDelegatedSigner, CreatedDelegatedSigner } from "@gateway/domain/DelegatedSigner"
 import { UnsupportedAsset } from "@gateway/domain/Errors"
 import { expiryMs } from "@gateway/domain/ExpiresAt"
@@ -62,6 +63,8 @@ const prepareGrant = Effect.fnUntraced(function*(
     sessionCap: BigInt(scope.totalBudgetAtomic),
     maxPerPayment: BigInt(scope.maxPerPaymentAtomic),
     expiryMs: expiry,
+    window: { kind: WindowKind.none },
+    recipients: [],
     policyIds: snapshot.onChainPolicyIds.map(BigInt)
   })
   return {

@@ -1,5 +1,6 @@
 import { Context, Effect, Layer } from "effect"
 import { Chain } from "@gateway/chain/Chain"
+import { WindowKind } from "@gateway/domain/chain/GrantWindow"
 import type { ChainTransaction } from "@gateway/domain/chain/ChainTransaction"
 import type { DelegatedSigner } from "@gateway/domain/DelegatedSigner"
 import type { VerificationError } from "@gateway/domain/Errors"
@@ -46,6 +47,8 @@ export class GrantVerification extends Context.Service<GrantVerification, {
                 sessionCap: BigInt(grant.sessionCap),
                 maxPerPayment: BigInt(grant.maxPerPayment),
                 expiryMs: grant.expiryMs,
+                window: { kind: WindowKind.none },
+                recipients: [],
                 policyIds: signer.onChainPolicyIds.map(BigInt)
               }, tx)
               return { grantObjectId: ObjectId.make(created.grantObjectId) }

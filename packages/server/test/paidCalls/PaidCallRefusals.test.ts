@@ -4,6 +4,7 @@ import { Effect } from "effect"
 import * as Kinds from "@gateway/chain/transactions/Kinds"
 import { makeApiClient } from "@gateway/client"
 import { makeAgent } from "@gateway/client/AgentSdk"
+import { WindowKind } from "@gateway/domain/chain/GrantWindow"
 import { Events, poolIdOf } from "@gateway/domain/chain/SpendAccountModule"
 import { ServiceId } from "@gateway/domain/Ids"
 import { SuiAddress } from "@gateway/domain/SuiAddress"
@@ -151,9 +152,11 @@ describe("paid-call refusals", () => {
         yield* ledger.gas(agentKey.toSuiAddress())
         // The stranger's own grant, made in a wallet without the gateway: its nonce is one the gateway never issued.
         const pool = yield* ledger.sharedRef(poolIdOf(ledger.pkg, stranger.toSuiAddress(), SUI))
+        const registry = yield* ledger.sharedRef(ledger.pkg.registryId)
         const kind = yield* Effect.promise(() =>
           Kinds.createPolicyGrant(ledger.pkg, {
             sender: stranger.toSuiAddress(),
+            registry,
             pool,
             coinType: SUI,
             grantId: "g_stranger",
@@ -162,6 +165,8 @@ describe("paid-call refusals", () => {
             sessionCap: 1000n,
             maxPerPayment: 100n,
             expiryMs: 0n,
+            window: { kind: WindowKind.none },
+            recipients: [],
             policyIds: []
           })
         )

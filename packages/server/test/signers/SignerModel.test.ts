@@ -6,6 +6,7 @@ import { Effect, Layer, Option, type Result } from "effect"
 import * as fc from "fast-check"
 import { Chain } from "@gateway/chain/Chain"
 import { FetchLayer, type GatewayClient, makeApiClient, type withOwner } from "@gateway/client"
+import { WindowKind } from "@gateway/domain/chain/GrantWindow"
 import type { ChainTransaction } from "@gateway/domain/chain/ChainTransaction"
 import { AbortCode, type AbortName, Events, eventType, Structs } from "@gateway/domain/chain/SpendAccountModule"
 import { isApiError } from "@gateway/domain/Errors"
@@ -655,6 +656,8 @@ describe("the signer API against a model and the chain", () => {
               sessionCap: BUDGET + 1n,
               maxPerPayment: PER_PAYMENT,
               expiryMs: BigInt(grant.expiry),
+              window: { kind: WindowKind.none },
+              recipients: [],
               policyIds: []
             })
             const model: Model = {

@@ -85,18 +85,25 @@ export const fundedWithoutSui = (coinType: CoinType) =>
     return { client, owner, asOwner, pool: pool.pool }
   })
 
-/** A withdraw of `atomic` from `pool`, as a kind anyone can assemble offline. */
+/** A withdraw of `atomic` from `pool` to the sender, as a kind anyone can assemble offline. */
 export const withdrawKind = (sender: string, pool: string, coinType: CoinType, atomic: bigint) =>
   Effect.gen(function*() {
     const ledger = yield* TestLedger
     const ref = yield* ledger.sharedRef(pool)
+    const registry = yield* ledger.sharedRef(ledger.pkg.registryId)
     const tx = new Transaction()
     tx.setSender(sender)
-    tx.moveCall({
+    const [coin] = tx.moveCall({
       target: `${ledger.pkg.publishedAt}::spend_account::withdraw`,
       typeArguments: [coinType],
-      arguments: [tx.sharedObjectRef({ objectId: ref.objectId, initialSharedVersion: ref.initialSharedVersion.toString(), mutable: true }), tx.pure.u64(atomic)]
+      arguments: [
+        tx.sharedObjectRef({ objectId: registry.objectId, initialSharedVersion: registry.initialSharedVersion.toString(), mutable: false }),
+        tx.sharedObjectRef({ objectId: ref.objectId, initialSharedVersion: ref.initialSharedVersion.toString(), mutable: true }),
+        tx.pure.u64(atomic)
+      ]
     })
+    if (coin === undefined) throw new Error("withdraw returned nothing")
+    tx.transferObjects([coin], sender)
     return toBase64(yield* Effect.promise(() => tx.build({ onlyTransactionKind: true })))
   })
 

@@ -109,6 +109,7 @@ describe("gas sponsorship for owners", () => {
         const [gas, loot] = (yield* Effect.promise(() => ledger.client.core.listCoins({ owner: sponsor }))).objects
         if (gas === undefined || loot === undefined) return assert.fail("the sponsor holds fewer than two coins")
         const poolRef = yield* ledger.sharedRef(pool)
+        const registry = yield* ledger.sharedRef(ledger.pkg.registryId)
 
         const raid = (tx: Transaction) => {
           tx.setSender(owner.toSuiAddress())
@@ -117,7 +118,11 @@ describe("gas sponsorship for owners", () => {
           tx.moveCall({
             target: `${ledger.pkg.publishedAt}::spend_account::deposit`,
             typeArguments: [SUI],
-            arguments: [tx.sharedObjectRef({ objectId: poolRef.objectId, initialSharedVersion: poolRef.initialSharedVersion.toString(), mutable: true }), coin]
+            arguments: [
+              tx.sharedObjectRef({ objectId: registry.objectId, initialSharedVersion: registry.initialSharedVersion.toString(), mutable: false }),
+              tx.sharedObjectRef({ objectId: poolRef.objectId, initialSharedVersion: poolRef.initialSharedVersion.toString(), mutable: true }),
+              coin
+            ]
           })
           return tx
         }

@@ -65,9 +65,11 @@ export const pay = (input: {
 }) =>
   Effect.gen(function*() {
     const ledger = yield* TestLedger
+    const registry = yield* ledger.sharedRef(ledger.pkg.registryId)
     const kind = yield* Effect.promise(() =>
       Kinds.pay(ledger.pkg, {
         sender: input.agentKey.toSuiAddress(),
+        registry,
         grant: input.grant,
         pool: input.pool,
         coinType: input.coinType ?? SUI_COIN_TYPE,

@@ -48,6 +48,7 @@ export const paymentGuide: Effect.Effect<PaymentGuide, never, Chain | AppConfig 
       typeArgument: "T = the offer's asset (its coin type, e.g. 0x2::sui::SUI)",
       // In the order of `Functions.pay` (SpendAccountModule).
       arguments: [
+        "registry: the package's Registry (shared object, immutable), the manifest's registryId: its package version gates every call",
         "grant: your Grant (shared object, mutable)",
         "pool: the Pool it spends from (shared object, mutable)",
         "amount: u64, exactly the offer's amount (the service's price); another amount does not pay the challenge and is not refunded",
