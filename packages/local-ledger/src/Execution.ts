@@ -1,5 +1,6 @@
 import type { bcs } from "@mysten/sui/bcs"
 import type { ChainEvent } from "@gateway/domain/chain/ChainTransaction"
+import type { AddressBalanceChange } from "./execute/AddressBalances.ts"
 import type { LedgerObject } from "./LedgerObject.ts"
 
 type EffectsInput = Parameters<typeof bcs.TransactionEffects.serialize>[0]
@@ -40,9 +41,12 @@ export interface Execution {
   readonly changes: ReadonlyArray<ObjectChange>
   /** Shared objects the transaction took by immutable reference (the Clock): `ReadOnlyRoot` in effects, versions unchanged. */
   readonly unchangedShared: ReadonlyArray<LedgerObject>
+  /** The gas coin; with gas paid from the address balance, the gas owner's SUI accumulator, which no change names. */
   readonly gasObjectId: string
   readonly lamportVersion: bigint
   readonly gasUsed: GasCostSummary
   /** Empty when the transaction failed. */
   readonly events: ReadonlyArray<ChainEvent>
+  /** Net change of each address balance moved (Sui's `AccumulatorWriteV1` entries); a failure keeps only the gas charge. */
+  readonly addressBalanceChanges: ReadonlyArray<AddressBalanceChange>
 }

@@ -1,7 +1,9 @@
 import { normalizeSuiAddress } from "@mysten/sui/utils"
-import type { SpendAccountPackage } from "@gateway/domain/chain/SpendAccountModule"
+import { type SpendAccountPackage, SUI_COIN_TYPE } from "@gateway/domain/chain/SpendAccountModule"
+import { accumulatorObjectId, type AddressBalanceChange, type AddressBalanceReader, netAddressBalanceChanges } from "./execute/AddressBalances.ts"
 import { admit, Rejection } from "./execute/Admission.ts"
-import { interpret, type TransactionData, type Working } from "./execute/ProgrammableTransaction.ts"
+import { frameworkFundsCalls, isFrameworkFundsCall } from "./execute/FrameworkFunds.ts"
+import { type CallMove, interpret, type TransactionData, type Working } from "./execute/ProgrammableTransaction.ts"
 import { spendAccountCalls } from "./execute/SpendAccountEntries.ts"
 import type { Execution, ObjectChange, ObjectReader } from "./Execution.ts"
 import { type LedgerObject, storageCost, withStorageRebate, withVersion } from "./LedgerObject.ts"
@@ -16,6 +18,10 @@ export interface ExecuteInput {
   readonly nowMs: bigint
   readonly referenceGasPrice: bigint
   readonly objects: ObjectReader
+  /** The address balances as they stand; none when not given. */
+  readonly addressBalance?: AddressBalanceReader
+  /** The chain a `ValidDuring` expiration must name (the genesis checkpoint's digest); none accepts no such expiration. */
+  readonly chainIdentifier?: string
 }
 
 /** An object change before versions, digests and storage are settled. */
@@ -37,10 +43,20 @@ const gasCoinBalance = (state: Working | undefined) => (state?.data._tag === "Co
 export const execute = (input: ExecuteInput): Execution | Rejection => {
   const { pkg } = input
   const originalId = normalizeSuiAddress(pkg.originalId)
-  const admitted = admit({ data: input.data, publishedAt: normalizeSuiAddress(pkg.publishedAt), referenceGasPrice: input.referenceGasPrice, objects: input.objects })
+  const admitted = admit({
+    data: input.data,
+    publishedAt: normalizeSuiAddress(pkg.publishedAt),
+    referenceGasPrice: input.referenceGasPrice,
+    objects: input.objects,
+    addressBalance: input.addressBalance ?? (() => 0n),
+    chainIdentifier: input.chainIdentifier ?? ""
+  })
   if (admitted instanceof Rejection) return admitted
-  const { budget, computation, primaryGas, mergedGas, gasBalance, inputObjects, lamport } = admitted
-  const GAS = primaryGas.id
+  const { budget, computation, primaryGas, mergedGas, gasBalance, gasOwner, inputObjects, lamport } = admitted
+  // Gas paid from the address balance has no coin: effects name no gas object, and the charge is an accumulator write.
+  const GAS = primaryGas?.id ?? accumulatorObjectId(gasOwner, SUI_COIN_TYPE)
+  const spendAccount = spendAccountCalls(pkg, input.nowMs)
+  const callMove: CallMove = (call, runtime) => (isFrameworkFundsCall(call) ? frameworkFundsCalls(call, runtime) : spendAccount(call, runtime))
 
   const ran = interpret({
     commands: admitted.pt.commands,
@@ -49,14 +65,15 @@ export const execute = (input: ExecuteInput): Execution | Rejection => {
     digest: input.digest,
     lamport,
     objects: input.objects,
-    gas: { id: GAS, owner: primaryGas.owner, balance: gasBalance - budget, merged: mergedGas.map((coin) => coin.id) },
-    callMove: spendAccountCalls(pkg, input.nowMs)
+    gas: primaryGas === undefined ? undefined : { id: GAS, owner: primaryGas.owner, balance: gasBalance - budget, merged: mergedGas.map((coin) => coin.id) },
+    funds: admitted.funds,
+    callMove
   })
   let status = ran.status
 
   // === Effects: what is written, and what it costs ===
 
-  const mutableInputs = [primaryGas, ...[...inputObjects.values()].filter((i) => i.mutable).map((i) => i.object)]
+  const mutableInputs = [...(primaryGas === undefined ? [] : [primaryGas]), ...[...inputObjects.values()].filter((i) => i.mutable).map((i) => i.object)]
   /** Objects as a failed transaction leaves them: mutable inputs at their old contents, merged gas deleted, nothing created. */
   const failureChanges = (): Array<Draft> => [
     ...mutableInputs.map((object) => ({ id: object.id, before: object, after: { data: object.data, owner: object.owner } })),
@@ -97,6 +114,9 @@ export const execute = (input: ExecuteInput): Execution | Rejection => {
   const succeeded = "Success" in status
   const charged = computationCost + cost.storage - cost.rebate
   const gasLeft = succeeded ? gasCoinBalance(ran.working.get(GAS)) + budget - charged : gasBalance - charged
+  // A failed transaction's accumulator events are dropped with its other writes (gas_charger `reset`); the gas charge stays.
+  const addressBalanceChanges: Array<AddressBalanceChange> = succeeded ? [...ran.addressBalanceChanges] : []
+  if (primaryGas === undefined) addressBalanceChanges.push({ address: gasOwner, coinType: SUI_COIN_TYPE, amount: -charged })
 
   const changes: Array<ObjectChange> = cost.withCost.map((draft) => {
     if (draft.written === undefined) return { id: draft.id, before: draft.before, after: undefined }
@@ -115,6 +135,7 @@ export const execute = (input: ExecuteInput): Execution | Rejection => {
     gasObjectId: GAS,
     lamportVersion: lamport,
     gasUsed: { computationCost, storageCost: cost.storage, storageRebate: cost.rebate, nonRefundableStorageFee: cost.nonRefundable },
-    events: succeeded ? ran.events : []
+    events: succeeded ? ran.events : [],
+    addressBalanceChanges: netAddressBalanceChanges(addressBalanceChanges)
   }
 }

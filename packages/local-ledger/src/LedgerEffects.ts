@@ -3,6 +3,7 @@ import type { ChainEvent } from "@gateway/domain/chain/ChainTransaction"
 import { MODULE } from "@gateway/domain/chain/SpendAccountModule"
 import { decodeBase64 } from "@gateway/chain/Base64"
 import { addressBytes } from "./AddressBytes.ts"
+import { accumulatorObjectId } from "./execute/AddressBalances.ts"
 import type { Execution } from "./Execution.ts"
 import { type LedgerObject, ownerBcs } from "./LedgerObject.ts"
 import { suiDigest } from "./SuiDigest.ts"
@@ -23,6 +24,10 @@ export interface BalanceChange {
   readonly coinType: string
   readonly amount: bigint
 }
+
+type EffectsV2 = Extract<Parameters<typeof bcs.TransactionEffects.serialize>[0], { V2: unknown }>["V2"]
+/** One entry of `changedObjects`: an object's input and output state, or an accumulator write. */
+type EffectsObjectChange = EffectsV2["changedObjects"] extends Iterable<readonly [unknown, infer C]> ? C : never
 
 /** A transaction's events as Sui serializes them, with their digest; none when nothing was emitted. */
 export interface EventsRecord {
@@ -63,8 +68,28 @@ export const effectsBcs = (input: {
   readonly eventsDigest: string | undefined
 }): Uint8Array => {
   const { execution } = input
-  const changed = [...execution.changes].sort((a, b) => a.id.localeCompare(b.id))
-  const gasIndex = changed.findIndex((change) => change.id === execution.gasObjectId)
+  const objectEntries = execution.changes.map((change): readonly [string, EffectsObjectChange] => [change.id, {
+    inputState: change.before === undefined
+      ? { NotExist: true }
+      : { Exist: [[change.before.version, change.before.digest], ownerBcs(change.before.owner)] },
+    outputState: change.after === undefined ? { NotExist: true } : { ObjectWrite: [change.after.digest, ownerBcs(change.after.owner)] },
+    idOperation: change.before === undefined ? { Created: true } : change.after === undefined ? { Deleted: true } : { None: true }
+  }])
+  // Each address balance moved is an accumulator write at its accumulator object's id (sui-types effects
+  // `ObjectOut::AccumulatorWriteV1`): a Merge of what came in, or a Split of what went out, net.
+  const accumulatorEntries = execution.addressBalanceChanges.map((change): readonly [string, EffectsObjectChange] => [accumulatorObjectId(change.address, change.coinType), {
+    inputState: { NotExist: true },
+    outputState: {
+      AccumulatorWriteV1: {
+        address: { address: change.address, ty: TypeTagSerializer.parseFromStr(`0x2::balance::Balance<${change.coinType}>`, true) },
+        operation: change.amount > 0n ? { Merge: true } : { Split: true },
+        value: { Integer: change.amount > 0n ? change.amount : -change.amount }
+      }
+    },
+    idOperation: { None: true }
+  }])
+  const changed = [...objectEntries, ...accumulatorEntries].sort(([a], [b]) => a.localeCompare(b))
+  const gasIndex = changed.findIndex(([id]) => id === execution.gasObjectId)
   return bcs.TransactionEffects.serialize({
     V2: {
       status: execution.status,
@@ -75,16 +100,7 @@ export const effectsBcs = (input: {
       eventsDigest: input.eventsDigest ?? null,
       dependencies: [],
       lamportVersion: execution.lamportVersion,
-      changedObjects: changed.map((change) => [
-        addressBytes(change.id),
-        {
-          inputState: change.before === undefined
-            ? { NotExist: true }
-            : { Exist: [[change.before.version, change.before.digest], ownerBcs(change.before.owner)] },
-          outputState: change.after === undefined ? { NotExist: true } : { ObjectWrite: [change.after.digest, ownerBcs(change.after.owner)] },
-          idOperation: change.before === undefined ? { Created: true } : change.after === undefined ? { Deleted: true } : { None: true }
-        }
-      ]),
+      changedObjects: changed.map(([id, change]) => [addressBytes(id), change]),
       unchangedConsensusObjects: execution.unchangedShared.map((object) => [addressBytes(object.id), { ReadOnlyRoot: [object.version, object.digest] }]),
       auxDataDigest: null
     }
@@ -96,7 +112,11 @@ const coinOf = (object: LedgerObject | undefined) =>
     ? { address: object.owner.address, coinType: object.data.coinType, balance: object.data.balance }
     : undefined
 
-/** Net change per (owner, coin type) of the address-owned coins the transaction changed, zeros left out, in a stable order. */
+/**
+ * Net change per (owner, coin type) of the address-owned coins the transaction
+ * changed and of the address balances it moved, zeros left out, in a stable
+ * order (sui-types `derive_balance_changes_2` counts both).
+ */
 export const balanceChanges = (execution: Execution): ReadonlyArray<BalanceChange> => {
   const net = new Map<string, BalanceChange>()
   const add = (coin: ReturnType<typeof coinOf>, sign: bigint) => {
@@ -109,5 +129,6 @@ export const balanceChanges = (execution: Execution): ReadonlyArray<BalanceChang
     add(coinOf(change.before), -1n)
     add(coinOf(change.after), 1n)
   }
+  for (const change of execution.addressBalanceChanges) add({ address: change.address, coinType: change.coinType, balance: change.amount }, 1n)
   return [...net.entries()].sort(([a], [b]) => a.localeCompare(b)).flatMap(([, change]) => (change.amount === 0n ? [] : [change]))
 }

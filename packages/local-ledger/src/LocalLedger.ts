@@ -2,13 +2,13 @@ import { bcs } from "@mysten/sui/bcs"
 import { TransactionDataBuilder } from "@mysten/sui/transactions"
 import { normalizeSuiAddress, toBase58 } from "@mysten/sui/utils"
 import { blake2b } from "@noble/hashes/blake2.js"
-import { Clock, Context, Effect, Layer, PubSub, Schema, Semaphore, Stream } from "effect"
+import { Clock, Context, Effect, Layer, PubSub, Random, Schema, Semaphore, Stream } from "effect"
 import type { ChainEvent } from "@gateway/domain/chain/ChainTransaction"
 import { normalizeCoinType, type SpendAccountPackage, SUI_COIN_TYPE } from "@gateway/domain/chain/SpendAccountModule"
 import { Unavailable } from "@gateway/domain/Errors"
 import { decodeBase64, encodeBase64 } from "@gateway/chain/Base64"
 import { transactionSignedBy } from "@gateway/chain/SuiSignatures"
-import { Rejection } from "./execute/Admission.ts"
+import { addressBalanceForGas, LEDGER_EPOCH, Rejection } from "./execute/Admission.ts"
 import type { Execution, ObjectReader } from "./Execution.ts"
 import { execute } from "./Executor.ts"
 import { type IncludedTransaction, type LedgerCheckpoint, makeCheckpoint } from "./LedgerCheckpoint.ts"
@@ -158,6 +158,8 @@ export class LocalLedger extends Context.Service<LocalLedger, {
   getObject(id: string): Effect.Effect<LedgerObject | undefined, Unavailable>
   /** Objects owned by the address, by id. */
   ownedObjects(owner: string): Effect.Effect<ReadonlyArray<LedgerObject>, Unavailable>
+  /** What the address holds in its address balance, by coin type (none at 0). */
+  addressBalances(owner: string): Effect.Effect<ReadonlyMap<string, bigint>, Unavailable>
   setFaults(faults: Partial<Faults>): Effect.Effect<void>
   /** What the ledger's Clock (0x6) reads now, in ms. */
   readonly now: Effect.Effect<number>
@@ -181,6 +183,9 @@ export class LocalLedger extends Context.Service<LocalLedger, {
 
         for (const object of [...genesisObjects(pkg), faucetGenesisCoin(pkg)]) objects.set(object)
 
+        /** The chain a `ValidDuring` expiration names: the genesis checkpoint's digest, as `GetServiceInfo` reports it. */
+        const chainIdentifier = () => checkpoints[0]?.digest ?? ""
+
         const latest = (): LedgerCheckpoint => checkpoints[checkpoints.length - 1] ?? checkpoints[0] ?? makeCheckpoint({ previous: undefined, timestampMs: 0n, transactions: [] })
 
         const guard = <A, E>(self: Effect.Effect<A, E>): Effect.Effect<A, E | Unavailable> =>
@@ -198,7 +203,16 @@ export class LocalLedger extends Context.Service<LocalLedger, {
           })
 
         const run = (data: TransactionData, digest: string, nowMs: bigint, against: ObjectReader) => {
-          const result = execute({ pkg, data, digest, nowMs, referenceGasPrice: config.referenceGasPrice, objects: against })
+          const result = execute({
+            pkg,
+            data,
+            digest,
+            nowMs,
+            referenceGasPrice: config.referenceGasPrice,
+            objects: against,
+            addressBalance: (address, coinType) => objects.addressBalance(address, coinType),
+            chainIdentifier: chainIdentifier()
+          })
           return result instanceof Rejection ? Effect.fail(new LedgerRejected({ reason: result.reason })) : Effect.succeed(result)
         }
 
@@ -261,6 +275,7 @@ export class LocalLedger extends Context.Service<LocalLedger, {
             if (change.after === undefined) objects.delete(change.id)
             else objects.set(change.after)
           }
+          objects.settle(execution.addressBalanceChanges)
           transactions.set(digest, tx)
           pending.push(digest)
           return tx
@@ -325,13 +340,19 @@ export class LocalLedger extends Context.Service<LocalLedger, {
             .sort((a, b) => (a.data._tag === "Coin" && b.data._tag === "Coin" ? Number(b.data.balance - a.data.balance) : 0) || a.id.localeCompare(b.id))
             .slice(0, MAX_GAS_COINS)
 
-        const assemble = (request: SimulationRequest, payment: ReadonlyArray<ObjectRef>, price: bigint, budget: bigint) => {
+        const assemble = (
+          request: SimulationRequest,
+          payment: ReadonlyArray<ObjectRef>,
+          price: bigint,
+          budget: bigint,
+          expiration: SimulationRequest["expiration"] = request.expiration
+        ) => {
           const bytes = bcs.TransactionData.serialize({
             V1: {
               kind: request.kind,
               sender: request.sender,
               gasData: { payment: [...payment], owner: request.gasOwner, price, budget },
-              expiration: request.expiration
+              expiration
             }
           }).toBytes()
           return { bytes, data: bcs.TransactionData.parse(bytes), digest: TransactionDataBuilder.getDigestFromBytes(bytes) }
@@ -343,9 +364,6 @@ export class LocalLedger extends Context.Service<LocalLedger, {
           const owner = normalizeSuiAddress(request.gasOwner)
           const refOf = (o: LedgerObject): ObjectRef => ({ objectId: o.id, version: o.version.toString(), digest: o.digest })
           const selected = request.payment.length > 0 || !request.gasSelection ? request.payment : gasCoins(owner).map(refOf)
-          if (request.gasSelection && selected.length === 0) {
-            return yield* new LedgerRejected({ reason: `no SUI coins owned by ${owner} to pay for gas` })
-          }
           // No payment: pay from a mock coin that exists for this run only.
           const mock = withVersion({
             id: MOCK_GAS_ID,
@@ -369,6 +387,32 @@ export class LocalLedger extends Context.Service<LocalLedger, {
             return gasUsed.computationCost + gasUsed.storageCost + GAS_SAFE_OVERHEAD * price
           })
           const budget = request.budget ?? (yield* estimate())
+          // As a node's gas selection (sui-rpc-api simulate `select_gas`): a transaction that does not use the gas coin pays
+          // from the gas owner's SUI address balance when that covers the budget, with a ValidDuring window for this epoch
+          // and the next on this chain; otherwise from coins.
+          const forGas = request.gasSelection && request.payment.length === 0
+            ? addressBalanceForGas(assemble(request, [], price, budget).data, (address, coinType) => objects.addressBalance(address, coinType))
+            : undefined
+          if (forGas !== undefined && forGas >= budget) {
+            const expiration: SimulationRequest["expiration"] = "None" in request.expiration && request.expiration.None !== undefined
+              ? {
+                ValidDuring: {
+                  minEpoch: LEDGER_EPOCH,
+                  maxEpoch: LEDGER_EPOCH + 1n,
+                  minTimestamp: null,
+                  maxTimestamp: null,
+                  chain: chainIdentifier(),
+                  nonce: yield* Random.nextIntBetween(0, 2 ** 32)
+                }
+              }
+              : request.expiration
+            const fromAddressBalance = assemble(request, [], price, budget, expiration)
+            const execution = yield* run(fromAddressBalance.data, fromAddressBalance.digest, nowMs, objects)
+            return describe({ digest: fromAddressBalance.digest, data: fromAddressBalance.data, bytes: fromAddressBalance.bytes, signatures: [], execution, executedAtMs: nowMs })
+          }
+          if (request.gasSelection && selected.length === 0) {
+            return yield* new LedgerRejected({ reason: `no SUI coins owned by ${owner} to pay for gas` })
+          }
           const resolved = assemble(request, payment, price, budget)
           const execution = yield* run(resolved.data, resolved.digest, nowMs, against)
           return describe({ digest: resolved.digest, data: resolved.data, bytes: resolved.bytes, signatures: [], execution, executedAtMs: nowMs })
@@ -439,6 +483,7 @@ export class LocalLedger extends Context.Service<LocalLedger, {
               const address = normalizeSuiAddress(owner)
               return [...objects.ownedBy(address)].sort((a, b) => a.id.localeCompare(b.id))
             })).pipe(Effect.withSpan("LocalLedger.ownedObjects")),
+          addressBalances: (owner) => guard(Effect.sync(() => objects.addressBalancesOf(owner))).pipe(Effect.withSpan("LocalLedger.addressBalances")),
           setFaults: (next) =>
             Effect.sync(() => {
               faults = { ...faults, ...next }

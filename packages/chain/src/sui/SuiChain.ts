@@ -185,6 +185,11 @@ export const layer = (config: SuiChainConfig): Layer.Layer<Chain> =>
         }
       }).pipe(Effect.withSpan("SuiChain.coins", { attributes: { coinType } }))
 
+    const addressBalance = (owner: string, coinType: string) =>
+      Effect.map(node("getBalance", (signal) => client.core.getBalance({ owner, coinType, signal })), ({ balance }) => BigInt(balance.addressBalance)).pipe(
+        Effect.withSpan("SuiChain.addressBalance", { attributes: { coinType } })
+      )
+
     const payRefs = (grantObjectId: string) =>
       Effect.gen(function*() {
         const grant = yield* sharedObject(grantObjectId)
@@ -242,6 +247,7 @@ export const layer = (config: SuiChainConfig): Layer.Layer<Chain> =>
       registryRef,
       findPool,
       coins,
+      addressBalance,
       payRefs
     })
 

@@ -13,6 +13,8 @@ export interface ChainReads {
   findPool(owner: string, coinType: string): Effect.Effect<Option.Option<PoolRef>, Unavailable>
   /** Every coin of the type the owner holds, to the last page. */
   coins(owner: string, coinType: string): Effect.Effect<ReadonlyArray<Kinds.OwnedRef & { readonly balance: bigint }>, Unavailable>
+  /** What the owner holds of the type in its address balance (Sui's funds accumulator), apart from its coins. */
+  addressBalance(owner: string, coinType: string): Effect.Effect<bigint, Unavailable>
   /** The shared refs and coin type a payment through this grant names. */
   payRefs(grantObjectId: string): Effect.Effect<{ readonly grant: Kinds.SharedRef; readonly pool: Kinds.SharedRef; readonly coinType: string }, Unavailable | NotFound>
 }
@@ -51,9 +53,13 @@ export const kindBuilders = (pkg: SpendAccountPackage, reads: ChainReads): Build
         const coinType = normalizeCoinType(input.coinType)
         const pool = yield* reads.findPool(input.sender, coinType)
         const registry = yield* reads.registryRef
-        // SUI is split from the gas coin, which the wallet picks; other assets come from the owner's coins.
-        const coins = coinType === normalizeCoinType(SUI_COIN_TYPE) ? [] : yield* reads.coins(input.sender, coinType)
-        if (coinType !== normalizeCoinType(SUI_COIN_TYPE) && coins.reduce((a, c) => a + c.balance, 0n) < input.amount) {
+        // The SDK's coinWithBalance takes the deposit from coins and the address balance alike. SUI comes from the
+        // gas coin (the wallet picks its coins) unless the address balance covers it, so only other assets need coins.
+        const [coins, addressBalance] = yield* Effect.all([
+          coinType === normalizeCoinType(SUI_COIN_TYPE) ? Effect.succeed([]) : reads.coins(input.sender, coinType),
+          reads.addressBalance(input.sender, coinType)
+        ], { concurrency: 2 })
+        if (coinType !== normalizeCoinType(SUI_COIN_TYPE) && coins.reduce((a, c) => a + c.balance, 0n) + addressBalance < input.amount) {
           return yield* new UnsupportedAsset({ message: `You hold less than ${input.amount} of ${input.coinType}`, reason: "insufficient_coins_to_fund_pool" })
         }
         return yield* building(() =>
@@ -66,7 +72,8 @@ export const kindBuilders = (pkg: SpendAccountPackage, reads: ChainReads): Build
               onNone: () => undefined,
               onSome: (p) => ({ objectId: p.poolId, initialSharedVersion: p.initialSharedVersion })
             }),
-            coins
+            coins: [],
+            funds: { coins, addressBalance }
           })
         )
       }),

@@ -1,4 +1,5 @@
-import { Transaction, type TransactionObjectArgument } from "@mysten/sui/transactions"
+import type { ClientWithCoreApi, CoreClient, SuiClientTypes } from "@mysten/sui/client"
+import { coinWithBalance, Transaction, type TransactionObjectArgument } from "@mysten/sui/transactions"
 import { toBase64 } from "@mysten/sui/utils"
 import { windowArguments, type WindowTerms } from "@gateway/domain/chain/GrantWindow"
 import {
@@ -31,11 +32,11 @@ export interface PreparedKind {
   readonly txKindBytes: string
 }
 
-const kind = async (sender: string, moveTarget: string, compose: (tx: Transaction) => void): Promise<PreparedKind> => {
+const kind = async (sender: string, moveTarget: string, compose: (tx: Transaction) => void, client?: ClientWithCoreApi): Promise<PreparedKind> => {
   const tx = new Transaction()
   tx.setSender(sender)
   compose(tx)
-  return { moveTarget, txKindBytes: toBase64(await tx.build({ onlyTransactionKind: true })) }
+  return { moveTarget, txKindBytes: toBase64(await tx.build({ onlyTransactionKind: true, ...(client === undefined ? {} : { client }) })) }
 }
 
 const shared = (tx: Transaction, ref: SharedRef, mutable: boolean) =>
@@ -113,11 +114,57 @@ export const pauseGrant = (pkg: SpendAccountPackage, input: OnGrant & { readonly
 export const resumeGrant = (pkg: SpendAccountPackage, input: OnGrant & { readonly kind: number }) =>
   ofKind(resumeFunction(input.kind), input.kind).then((fn) => onGrant(pkg, fn, input))
 
+/** What the owner holds of a coin type: its coins (with their balances) and its address balance. */
+export interface OwnerFunds {
+  readonly coins: ReadonlyArray<OwnedRef & { readonly balance: bigint }>
+  readonly addressBalance: bigint
+}
+
+/**
+ * The owner's funds as `coinWithBalance`'s resolution reads them
+ * (`@mysten/sui` transactions/intents/CoinWithBalance.ts `resolveCoinBalance`
+ * calls only `core.getBalance` and `core.listCoins`), answered from what was
+ * read beforehand, so the kind still builds offline.
+ */
+const fundsView = (owner: string, coinType: string, funds: OwnerFunds): ClientWithCoreApi => {
+  const coinBalance = funds.coins.reduce((sum, c) => sum + c.balance, 0n)
+  const core: Pick<CoreClient, "getBalance" | "listCoins"> = {
+    getBalance: () =>
+      Promise.resolve({
+        balance: {
+          coinType,
+          balance: String(coinBalance + funds.addressBalance),
+          coinBalance: String(coinBalance),
+          addressBalance: String(funds.addressBalance)
+        }
+      } satisfies SuiClientTypes.GetBalanceResponse),
+    listCoins: () =>
+      Promise.resolve({
+        objects: funds.coins.map((c) => ({
+          objectId: c.objectId,
+          version: c.version.toString(),
+          digest: c.digest,
+          owner: { $kind: "AddressOwner", AddressOwner: owner },
+          type: `0x2::coin::Coin<${coinType}>`,
+          balance: String(c.balance)
+        })),
+        hasNextPage: false,
+        cursor: null
+      } satisfies SuiClientTypes.ListCoinsResponse)
+  }
+  // The resolution touches nothing else of the client; a whole CoreClient here would be a node.
+  return { core } as unknown as ClientWithCoreApi
+}
+
 /**
  * Funds the owner's spend account: `create_pool` (under the package's shared
  * Registry, taken mutably: the pool's id is claimed from it) when there is
- * none yet, else `deposit`. SUI is split from the gas coin; other assets from
- * the owner's coins of that type.
+ * none yet, else `deposit`. Given the owner's `funds`, the deposit is the
+ * SDK's `coinWithBalance`, which takes it from the owner's coins and address
+ * balance alike (SUI from the gas coin when the address balance alone does
+ * not cover it; a `FundsWithdrawal` redeemed with `0x2::coin::redeem_funds`
+ * otherwise). Without them, SUI is split from the gas coin and other assets
+ * from the named `coins`, merged.
  */
 export const fundPool = (pkg: SpendAccountPackage, input: {
   readonly sender: string
@@ -127,21 +174,28 @@ export const fundPool = (pkg: SpendAccountPackage, input: {
   /** The package's Registry as a shared ref; `create_pool` names it. */
   readonly registry: SharedRef
   readonly coins: ReadonlyArray<OwnedRef>
+  readonly funds?: OwnerFunds
 }) => {
   const moveTarget = target(pkg, input.pool === undefined ? "create_pool" : "deposit")
+  const coinType = normalizeCoinType(input.coinType)
   return kind(input.sender, moveTarget, (tx) => {
-    const coinType = normalizeCoinType(input.coinType)
-    let source: TransactionObjectArgument = tx.gas
-    if (coinType !== normalizeCoinType(SUI_COIN_TYPE)) {
-      const [first, ...rest] = input.coins.map((c) =>
-        tx.objectRef({ objectId: c.objectId, version: c.version.toString(), digest: c.digest })
-      )
-      if (first === undefined) throw new Error(`no ${coinType} coins to fund the pool with`)
-      if (rest.length > 0) tx.mergeCoins(first, rest)
-      source = first
+    let coin: TransactionObjectArgument
+    if (input.funds !== undefined) {
+      coin = tx.add(coinWithBalance({ type: coinType, balance: input.amount }))
+    } else {
+      let source: TransactionObjectArgument = tx.gas
+      if (coinType !== normalizeCoinType(SUI_COIN_TYPE)) {
+        const [first, ...rest] = input.coins.map((c) =>
+          tx.objectRef({ objectId: c.objectId, version: c.version.toString(), digest: c.digest })
+        )
+        if (first === undefined) throw new Error(`no ${coinType} coins to fund the pool with`)
+        if (rest.length > 0) tx.mergeCoins(first, rest)
+        source = first
+      }
+      const [split] = tx.splitCoins(source, [tx.pure.u64(input.amount)])
+      if (split === undefined) throw new Error("splitCoins returned nothing")
+      coin = split
     }
-    const [coin] = tx.splitCoins(source, [tx.pure.u64(input.amount)])
-    if (coin === undefined) throw new Error("splitCoins returned nothing")
     tx.moveCall({
       target: moveTarget,
       typeArguments: [coinType],
@@ -149,7 +203,7 @@ export const fundPool = (pkg: SpendAccountPackage, input: {
         ? [shared(tx, input.registry, true), coin]
         : [shared(tx, input.registry, false), shared(tx, input.pool, true), coin]
     })
-  })
+  }, input.funds === undefined ? undefined : fundsView(input.sender, coinType, input.funds))
 }
 
 export const pay = (pkg: SpendAccountPackage, input: {

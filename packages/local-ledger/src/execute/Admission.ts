@@ -3,7 +3,9 @@ import { CLOCK_OBJECT_ID, normalizeCoinType, SUI_COIN_TYPE } from "@gateway/doma
 import { decodeBase64 } from "@gateway/chain/Base64"
 import type { ObjectReader } from "../Execution.ts"
 import type { LedgerObject } from "../LedgerObject.ts"
-import type { ProgrammableTransaction, TransactionData, Value } from "./ProgrammableTransaction.ts"
+import { type AddressBalanceReader, addressBalanceKey } from "./AddressBalances.ts"
+import { isFrameworkFundsCall } from "./FrameworkFunds.ts"
+import type { FundsValue, ProgrammableTransaction, TransactionData, Value } from "./ProgrammableTransaction.ts"
 
 /** The fixed computation charge of one transaction, in gas units: Sui's minimum, which these calls stay within. */
 export const GAS_UNITS = 1_000n
@@ -30,11 +32,15 @@ export interface Admitted {
   readonly budget: bigint
   /** The computation charge: `GAS_UNITS` at the transaction's gas price. */
   readonly computation: bigint
-  readonly primaryGas: LedgerObject
+  /** None when gas is paid from the gas owner's SUI address balance (an empty payment). */
+  readonly primaryGas: LedgerObject | undefined
   /** The other gas coins, merged into the primary one. */
   readonly mergedGas: ReadonlyArray<LedgerObject>
-  /** What the gas coins hold together. */
+  /** What the gas coins hold together; with no coins, what the gas owner's SUI address balance holds. */
   readonly gasBalance: bigint
+  readonly gasOwner: string
+  /** The `FundsWithdrawal` inputs, by the id of their `Funds` value. */
+  readonly funds: ReadonlyMap<string, FundsValue>
   /** Every input object, in order. */
   readonly inputObjects: ReadonlyMap<string, InputObject>
   readonly inputs: ReadonlyArray<Value>
@@ -42,17 +48,87 @@ export interface Admitted {
   readonly lamport: bigint
 }
 
+/** The epoch this ledger is always in: it never reconfigures. */
+export const LEDGER_EPOCH = 0n
+
+type Expiration = TransactionData["V1"]["expiration"]
+
+/**
+ * A `ValidDuring` window as Sui checks it (sui-types transaction.rs
+ * `TransactionData::validity_check` and the authority's epoch check): no
+ * timestamps, both epochs with at most one between them, this chain, and the
+ * current epoch inside it. An address-balance gas payment leaves the
+ * transaction without owned objects, so the window is its only replay guard
+ * and is required.
+ */
+const checkValidDuring = (expiration: Expiration, chainIdentifier: string): Rejection | undefined => {
+  if (expiration.$kind !== "ValidDuring") {
+    return new Rejection("a transaction that pays gas from the address balance needs a ValidDuring expiration")
+  }
+  const { minEpoch, maxEpoch, minTimestamp, maxTimestamp, chain } = expiration.ValidDuring
+  if (minTimestamp !== null || maxTimestamp !== null) return new Rejection("Timestamp-based transaction expiration is not supported")
+  if (minEpoch === null || maxEpoch === null) return new Rejection("Both min_epoch and max_epoch must be specified")
+  const min = BigInt(minEpoch)
+  const max = BigInt(maxEpoch)
+  if (max !== min && max !== min + 1n) return new Rejection("max_epoch must be at most min_epoch + 1")
+  if (chain !== chainIdentifier) return new Rejection(`InvalidChainId: the transaction is for chain ${chain}, this is ${chainIdentifier}`)
+  if (LEDGER_EPOCH > max) return new Rejection(`TransactionExpired: valid until epoch ${max}, the current epoch is ${LEDGER_EPOCH}`)
+  if (LEDGER_EPOCH < min) return new Rejection(`the transaction is valid from epoch ${min}; the current epoch is ${LEDGER_EPOCH}`)
+  return undefined
+}
+
+type Command = ProgrammableTransaction["commands"][number]
+
+/** Every argument a command names. */
+const argumentsOf = (command: Command) => [
+  ...(command.MoveCall?.arguments ?? []),
+  ...(command.TransferObjects === undefined || command.TransferObjects === null ? [] : [...command.TransferObjects.objects, command.TransferObjects.address]),
+  ...(command.SplitCoins === undefined || command.SplitCoins === null ? [] : [command.SplitCoins.coin, ...command.SplitCoins.amounts]),
+  ...(command.MergeCoins === undefined || command.MergeCoins === null ? [] : [command.MergeCoins.destination, ...command.MergeCoins.sources]),
+  ...(command.MakeMoveVec?.elements ?? [])
+]
+
+export const usesGasCoin = (pt: ProgrammableTransaction) => pt.commands.some((command) => argumentsOf(command).some((arg) => arg.$kind === "GasCoin"))
+
+/**
+ * What of the gas owner's SUI address balance is left for gas once the
+ * transaction's own SUI withdrawals from it are reserved (sui-rpc-api
+ * simulate `address_balance_available_for_gas`); none for a transaction
+ * that uses the gas coin, which needs a coin.
+ */
+export const addressBalanceForGas = (data: TransactionData, addressBalance: AddressBalanceReader): bigint | undefined => {
+  const tx = data.V1
+  const pt = tx.kind.ProgrammableTransaction
+  if (pt === undefined || pt === null || usesGasCoin(pt)) return undefined
+  const gasOwner = normalizeSuiAddress(tx.gasData.owner)
+  const sui = normalizeCoinType(SUI_COIN_TYPE)
+  const withdrawn = pt.inputs.reduce((sum, arg) => {
+    const w = arg.FundsWithdrawal
+    if (w === undefined || w === null || normalizeCoinType(w.typeArg.Balance) !== sui) return sum
+    const owner = w.withdrawFrom.$kind === "Sponsor" ? gasOwner : w.withdrawFrom.$kind === "Sender" ? normalizeSuiAddress(tx.sender) : undefined
+    return owner === gasOwner ? sum + BigInt(w.reservation.MaxAmountU64) : sum
+  }, 0n)
+  const left = addressBalance(gasOwner, sui) - withdrawn
+  return left > 0n ? left : 0n
+}
+
 /**
  * Sui's checks before execution (sui-transaction-checks: `check_gas`,
  * `check_objects`): gas price and budget, packages called, and every input
  * existing at its version, owned by whom uses it, named once. A refusal
- * changes nothing.
+ * changes nothing. Withdrawals from address balances (the `FundsWithdrawal`
+ * inputs, and the budget when gas is paid from the address balance) must be
+ * covered by the balances as they stand, as a node checks them when signing
+ * (sui-core `AccountFundsRead::check_amounts_available`).
  */
 export const admit = (input: {
   readonly data: TransactionData
   readonly publishedAt: string
   readonly referenceGasPrice: bigint
   readonly objects: ObjectReader
+  readonly addressBalance: AddressBalanceReader
+  /** The genesis checkpoint's digest: what a `ValidDuring` expiration names as its chain. */
+  readonly chainIdentifier: string
 }): Admitted | Rejection => {
   const { publishedAt } = input
   const tx = input.data.V1
@@ -67,7 +143,7 @@ export const admit = (input: {
   if (budget < computation) return new Rejection(`gas budget ${budget} below the minimum ${computation}`)
   // Packages are loaded as inputs: a call to one that is not on chain is refused before execution.
   for (const command of pt.commands) {
-    if (command.MoveCall && normalizeSuiAddress(command.MoveCall.package) !== publishedAt) {
+    if (command.MoveCall && normalizeSuiAddress(command.MoveCall.package) !== publishedAt && !isFrameworkFundsCall(command.MoveCall)) {
       return new Rejection(`package ${command.MoveCall.package} is not on this ledger (calls go to ${publishedAt})`)
     }
   }
@@ -91,8 +167,23 @@ export const admit = (input: {
     return object
   }
 
-  // === Gas: SUI coins of the gas owner, enough for the budget ===
-  if (tx.gasData.payment.length === 0) return new Rejection("no gas payment")
+  /** What the transaction reserves of each address balance, by `addressBalanceKey`. */
+  const reserved = new Map<string, { readonly owner: string; readonly coinType: string; amount: bigint }>()
+  const reserve = (owner: string, coinType: string, amount: bigint) => {
+    const key = addressBalanceKey(owner, coinType)
+    const entry = reserved.get(key) ?? { owner: normalizeSuiAddress(owner), coinType: normalizeCoinType(coinType), amount: 0n }
+    entry.amount += amount
+    reserved.set(key, entry)
+  }
+
+  // === Gas: SUI coins of the gas owner, enough for the budget; or, with no coins, its SUI address balance ===
+  if (tx.gasData.payment.length === 0) {
+    const expired = checkValidDuring(tx.expiration, input.chainIdentifier)
+    if (expired !== undefined) return expired
+    if (usesGasCoin(pt)) return new Rejection("GasCoin cannot be used when gas is paid from the address balance")
+    // sui-core execution_engine: an empty payment is `PaymentMethod::AddressBalance(gas owner, budget)`, a reservation like any other.
+    reserve(gasOwner, SUI_COIN_TYPE, budget)
+  }
   const gasCoins: Array<LedgerObject> = []
   for (const ref of tx.gasData.payment) {
     const duplicate = once(ref.objectId)
@@ -103,9 +194,11 @@ export const admit = (input: {
     gasCoins.push(coin)
   }
   const [primaryGas, ...mergedGas] = gasCoins
-  if (primaryGas === undefined) return new Rejection("no gas payment")
-  const gasBalance = gasCoins.reduce((sum, c) => sum + (c.data._tag === "Coin" ? c.data.balance : 0n), 0n)
+  const gasBalance = primaryGas === undefined
+    ? input.addressBalance(gasOwner, SUI_COIN_TYPE)
+    : gasCoins.reduce((sum, c) => sum + (c.data._tag === "Coin" ? c.data.balance : 0n), 0n)
   if (gasBalance < budget) return new Rejection(`gas balance ${gasBalance} is below the budget ${budget}`)
+  const funds = new Map<string, FundsValue>()
 
   // === Inputs: pure bytes, owned objects of the sender, shared objects at their initial version ===
   const inputObjects = new Map<string, InputObject>()
@@ -135,9 +228,31 @@ export const admit = (input: {
       versions.push(object.version)
       inputObjects.set(object.id, { object, mutable: shared.mutable })
       inputs.push({ _tag: "Object", id: object.id, mutable: shared.mutable })
+    } else if (arg.FundsWithdrawal) {
+      // sui-types `FundsWithdrawalArg`: `Sender` draws on the sender, `Sponsor` on the gas owner; the type is `Balance<T>`.
+      const { reservation, typeArg, withdrawFrom } = arg.FundsWithdrawal
+      if (withdrawFrom.$kind === "SenderAllowance") return new Rejection("withdrawals under an allowance are not supported by the local ledger")
+      const owner = withdrawFrom.$kind === "Sponsor" ? gasOwner : sender
+      const coinType = normalizeCoinType(typeArg.Balance)
+      const amount = BigInt(reservation.MaxAmountU64)
+      const id = `withdrawal:${inputs.length}`
+      funds.set(id, { kind: "Withdrawal", coinType, amount, owner })
+      reserve(owner, coinType, amount)
+      inputs.push({ _tag: "Funds", id })
     } else return new Rejection("unsupported input kind")
   }
 
+  for (const { owner, coinType, amount } of reserved.values()) {
+    const available = input.addressBalance(owner, coinType)
+    if (available < amount) {
+      return new Rejection(
+        `InvalidWithdrawReservation: Insufficient address balance of coin type ${coinType} for address ${owner}: ` +
+          `the transaction requires ${amount} but only ${available} is available. ` +
+          "Note that the address balance does not include funds held in Coin objects owned by the address."
+      )
+    }
+  }
+
   const lamport = [...versions].reduce((a, b) => (a > b ? a : b), 0n) + 1n
-  return { pt, sender, budget, computation, primaryGas, mergedGas, gasBalance, inputObjects, inputs, lamport }
+  return { pt, sender, budget, computation, primaryGas, mergedGas, gasBalance, gasOwner, funds, inputObjects, inputs, lamport }
 }

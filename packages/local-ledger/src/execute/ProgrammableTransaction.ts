@@ -7,6 +7,7 @@ import { addressLayout, decodeExactly, type PureLayout, u64Layout } from "@gatew
 import type { Execution, ExecutionFailure, ObjectReader } from "../Execution.ts"
 import { deriveObjectId } from "@gateway/chain/ObjectIds"
 import { type CoinData, type ObjectData, type Owner } from "../LedgerObject.ts"
+import type { AddressBalanceChange } from "./AddressBalances.ts"
 
 export type TransactionData = ReturnType<typeof bcs.TransactionData.parse>
 export type ProgrammableTransaction = NonNullable<TransactionData["V1"]["kind"]["ProgrammableTransaction"]>
@@ -28,10 +29,28 @@ export class Failed {
 
 export const argumentError = (argIdx: number, kind: CommandArgumentErrorKind) => new Failed({ CommandArgumentError: { argIdx, kind } })
 
-/** A value the transaction holds: an input or result object (mutable says whether it may be borrowed `&mut`), or pure bytes. */
+/**
+ * A value the transaction holds: an input or result object (mutable says
+ * whether it may be borrowed `&mut`), pure bytes, or funds that are no object
+ * (a `Withdrawal<Balance<T>>` input, a `Balance<T>`), named by `id` within
+ * the transaction.
+ */
 export type Value =
   | { readonly _tag: "Object"; readonly id: string; readonly mutable: boolean }
   | { readonly _tag: "Pure"; readonly bytes: Uint8Array }
+  | { readonly _tag: "Funds"; readonly id: string }
+
+/**
+ * Funds held by value: a `0x2::funds_accumulator::Withdrawal<Balance<T>>`
+ * (`owner`'s address balance, up to `amount`; it has `drop`) or a
+ * `0x2::balance::Balance<T>` (which has not, so it must be consumed).
+ */
+export interface FundsValue {
+  readonly kind: "Withdrawal" | "Balance"
+  readonly coinType: string
+  readonly amount: bigint
+  readonly owner: string
+}
 
 /** An object's contents and owner while the transaction runs. */
 export interface Working {
@@ -71,6 +90,14 @@ export interface MoveRuntime {
   objectAt(arg: Argument, argIdx: number): ObjectArgument
   /** A coin taken by value: never the gas coin, which only TransferObjects may move. */
   coinByValue(arg: Argument, argIdx: number): CoinArgument
+  /** Funds of `kind` taken by value: they are gone from the transaction once taken. */
+  fundsByValue(arg: Argument, argIdx: number, kind: FundsValue["kind"]): FundsValue
+  /** Funds a call returns; a `Balance` must be consumed before the transaction ends. */
+  makeFunds(funds: FundsValue): Value
+  /** A value the running command returns that has no `drop` (a Coin): the transaction fails if it is left unused. */
+  mustUse(id: string): void
+  /** An accumulator event: a deposit to (positive) or withdrawal from (negative) an address balance. */
+  accumulate(change: AddressBalanceChange): void
 }
 
 /** A coin argument, with its current contents. */
@@ -92,8 +119,13 @@ export interface Program {
   readonly digest: string
   readonly lamport: bigint
   readonly objects: ObjectReader
-  /** The gas coin: while the transaction runs it holds the payment's balance less the budget; the other coins are merged into it. */
-  readonly gas: { readonly id: string; readonly owner: Owner; readonly balance: bigint; readonly merged: ReadonlyArray<string> }
+  /**
+   * The gas coin: while the transaction runs it holds the payment's balance less the budget; the other coins are
+   * merged into it. None when gas is paid from the address balance, which leaves no `GasCoin` to use.
+   */
+  readonly gas: { readonly id: string; readonly owner: Owner; readonly balance: bigint; readonly merged: ReadonlyArray<string> } | undefined
+  /** The `FundsWithdrawal` inputs, by the id their `Funds` value names. */
+  readonly funds: ReadonlyMap<string, FundsValue>
   readonly callMove: CallMove
 }
 
@@ -103,6 +135,8 @@ export interface Interpretation {
   readonly working: ReadonlyMap<string, Working>
   readonly deleted: ReadonlySet<string>
   readonly events: ReadonlyArray<ChainEvent>
+  /** The accumulator events of the commands, in order; a failed transaction's are dropped by whoever reads this. */
+  readonly addressBalanceChanges: ReadonlyArray<AddressBalanceChange>
 }
 
 /**
@@ -115,12 +149,16 @@ export interface Interpretation {
 export const interpret = (program: Program): Interpretation => {
   const { sender, objects } = program
   const digestBytes = fromBase58(program.digest)
-  const GAS = program.gas.id
+  const GAS = program.gas?.id
 
   const working = new Map<string, Working>()
   const deleted = new Set<string>()
   const events: Array<ChainEvent> = []
+  const funds = new Map(program.funds)
+  const addressBalanceChanges: Array<AddressBalanceChange> = []
   let creations = 0
+  let fundsMade = 0
+  let commandIdx = 0
   /** Values created in this transaction that must end up consumed or transferred (a Coin has no `drop`): id → where it was made. */
   const dangling = new Map<string, { readonly resultIdx: number; readonly secondaryIdx: number }>()
 
@@ -154,8 +192,10 @@ export const interpret = (program: Program): Interpretation => {
     })
   }
 
-  working.set(GAS, { data: { _tag: "Coin", coinType: gasCoinType, balance: program.gas.balance }, owner: program.gas.owner })
-  for (const id of program.gas.merged) deleted.add(id)
+  if (program.gas !== undefined) {
+    working.set(program.gas.id, { data: { _tag: "Coin", coinType: gasCoinType, balance: program.gas.balance }, owner: program.gas.owner })
+    for (const id of program.gas.merged) deleted.add(id)
+  }
 
   // === Arguments ===
 
@@ -163,6 +203,8 @@ export const interpret = (program: Program): Interpretation => {
   const resolve = (arg: Argument, argIdx: number): Value => {
     switch (arg.$kind) {
       case "GasCoin":
+        // Admission refuses `GasCoin` when gas is paid from the address balance; nothing else lacks one.
+        if (GAS === undefined) throw argumentError(argIdx, { TypeMismatch: true })
         return { _tag: "Object", id: GAS, mutable: true }
       case "Input": {
         const v = program.inputs[arg.Input]
@@ -195,6 +237,7 @@ export const interpret = (program: Program): Interpretation => {
   }
   const objectAt = (arg: Argument, argIdx: number): ObjectArgument => {
     const v = resolve(arg, argIdx)
+    if (v._tag === "Funds") throw argumentError(argIdx, { TypeMismatch: true })
     if (v._tag !== "Object") throw argumentError(argIdx, { InvalidUsageOfPureArg: true })
     const state = current(v.id)
     if (state === undefined) throw argumentError(argIdx, { ArgumentWithoutValue: true })
@@ -211,6 +254,29 @@ export const interpret = (program: Program): Interpretation => {
     return coin
   }
 
+  const fundsByValue = (arg: Argument, argIdx: number, kind: FundsValue["kind"]): FundsValue => {
+    const v = resolve(arg, argIdx)
+    if (v._tag !== "Funds") throw argumentError(argIdx, { TypeMismatch: true })
+    const held = funds.get(v.id)
+    if (held === undefined) throw argumentError(argIdx, { ArgumentWithoutValue: true })
+    if (held.kind !== kind) throw argumentError(argIdx, { TypeMismatch: true })
+    funds.delete(v.id)
+    dangling.delete(v.id)
+    return held
+  }
+  const makeFunds = (value: FundsValue): Value => {
+    const id = `funds:${fundsMade++}`
+    funds.set(id, value)
+    if (value.kind === "Balance") dangling.set(id, { resultIdx: commandIdx, secondaryIdx: 0 })
+    return { _tag: "Funds", id }
+  }
+  const mustUse = (id: string) => {
+    dangling.set(id, { resultIdx: commandIdx, secondaryIdx: 0 })
+  }
+  const accumulate = (change: AddressBalanceChange) => {
+    addressBalanceChanges.push(change)
+  }
+
   const runtime: MoveRuntime = {
     sender,
     lamport: program.lamport,
@@ -222,7 +288,11 @@ export const interpret = (program: Program): Interpretation => {
     emit,
     pureAt,
     objectAt,
-    coinByValue
+    coinByValue,
+    fundsByValue,
+    makeFunds,
+    mustUse,
+    accumulate
   }
 
   // === Framework commands ===
@@ -283,6 +353,7 @@ export const interpret = (program: Program): Interpretation => {
   }
   const runAll = (): Execution["status"] => {
     for (const [index, command] of program.commands.entries()) {
+      commandIdx = index
       try {
         results.push(run(command, index))
       } catch (error) {
@@ -294,5 +365,5 @@ export const interpret = (program: Program): Interpretation => {
     return unused === undefined ? { Success: true } : { Failure: { error: { UnusedValueWithoutDrop: unused }, command: null } }
   }
 
-  return { status: runAll(), working, deleted, events }
+  return { status: runAll(), working, deleted, events, addressBalanceChanges }
 }

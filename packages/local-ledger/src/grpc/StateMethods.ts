@@ -35,8 +35,22 @@ const balancesOf = (objects: ReadonlyArray<LedgerObject>) => {
   return byType
 }
 
-// No address balances on this ledger: every balance is coins.
-const balanceProto = (coinType: string, total: bigint): GrpcTypes.Balance => ({ coinType, balance: total, coinBalance: total, addressBalance: 0n })
+/** A balance as a node reports it (sui-rpc-api `get_balance`): coins and the address balance apart, `balance` their sum. */
+const balanceProto = (coinType: string, coins: bigint, address: bigint): GrpcTypes.Balance => ({
+  coinType,
+  balance: coins + address,
+  coinBalance: coins,
+  addressBalance: address
+})
+
+/** Every coin type the owner holds in coins or in its address balance, with both amounts. */
+const holdings = (owner: string) =>
+  Effect.gen(function*() {
+    const ledger = yield* LocalLedger
+    const coins = balancesOf(yield* ledger.ownedObjects(owner))
+    const address = yield* ledger.addressBalances(owner)
+    return { coins, address, types: [...new Set([...coins.keys(), ...address.keys()])].sort((a, b) => a.localeCompare(b)) }
+  })
 
 /** A type filter as a node applies it: a full type matches exactly; one without type arguments matches every instance. */
 const matchesType = (filter: string | undefined, type: string | undefined) => {
@@ -50,15 +64,18 @@ export const stateMethods: ReadonlyArray<GrpcMethod> = [
     Effect.gen(function*() {
       const owner = yield* ownerOf(request.owner)
       const coinType = yield* typeArgument(request.coinType ?? SUI_COIN_TYPE)
-      const balances = balancesOf(yield* (yield* LocalLedger).ownedObjects(owner))
-      return { balance: balanceProto(coinType, balances.get(coinType) ?? 0n) }
+      const { coins, address } = yield* holdings(owner)
+      return { balance: balanceProto(coinType, coins.get(coinType) ?? 0n, address.get(coinType) ?? 0n) }
     })),
   unary(GrpcTypes.StateService, "ListBalances", GrpcTypes.ListBalancesRequest, GrpcTypes.ListBalancesResponse, (request) =>
     Effect.gen(function*() {
       const owner = yield* ownerOf(request.owner)
-      const balances = [...balancesOf(yield* (yield* LocalLedger).ownedObjects(owner))].sort(([a], [b]) => a.localeCompare(b))
-      const { page, nextPageToken } = pageAfter(balances, ([type]) => type, request.pageToken, pageSize(request.pageSize))
-      return { balances: page.map(([type, total]) => balanceProto(type, total)), ...(nextPageToken === undefined ? {} : { nextPageToken }) }
+      const { coins, address, types } = yield* holdings(owner)
+      const { page, nextPageToken } = pageAfter(types, (type) => type, request.pageToken, pageSize(request.pageSize))
+      return {
+        balances: page.map((type) => balanceProto(type, coins.get(type) ?? 0n, address.get(type) ?? 0n)),
+        ...(nextPageToken === undefined ? {} : { nextPageToken })
+      }
     })),
   unary(GrpcTypes.StateService, "ListOwnedObjects", GrpcTypes.ListOwnedObjectsRequest, GrpcTypes.ListOwnedObjectsResponse, (request) =>
     Effect.gen(function*() {

@@ -19,7 +19,17 @@ type CommandInput = ProgrammableInput["commands"] extends Iterable<infer C> ? C 
 type ArgumentInput = Extract<CommandInput, { SplitCoins: unknown }>["SplitCoins"]["coin"]
 type ExpirationInput = Extract<TransactionDataInput, { V1: unknown }>["V1"]["expiration"]
 
-const { Argument_ArgumentKind: ArgumentKind, Input_InputKind: InputKind, TransactionExpiration_TransactionExpirationKind: ExpirationKind } = GrpcTypes
+const {
+  Argument_ArgumentKind: ArgumentKind,
+  Input_InputKind: InputKind,
+  TransactionExpiration_TransactionExpirationKind: ExpirationKind,
+  FundsWithdrawal_Source: FundsSource
+} = GrpcTypes
+
+const millis = (ms: string | number | bigint | null) =>
+  ms === null ? undefined : { seconds: BigInt(ms) / 1000n, nanos: Number(BigInt(ms) % 1000n) * 1_000_000 }
+const fromMillis = (timestamp: { readonly seconds: bigint; readonly nanos: number } | undefined) =>
+  timestamp === undefined ? null : (timestamp.seconds * 1000n + BigInt(Math.floor(timestamp.nanos / 1_000_000))).toString()
 
 // === Ledger (BCS) → proto ===
 
@@ -44,6 +54,19 @@ const inputProto = (input: CallArg): GrpcTypes.Input => {
     }
     const ref = object.$kind === "ImmOrOwnedObject" ? object.ImmOrOwnedObject : object.Receiving
     return { kind: object.$kind === "ImmOrOwnedObject" ? InputKind.IMMUTABLE_OR_OWNED : InputKind.RECEIVING, objectId: ref.objectId, version: BigInt(ref.version), digest: ref.digest }
+  }
+  if (input.$kind === "FundsWithdrawal") {
+    const { reservation, typeArg, withdrawFrom } = input.FundsWithdrawal
+    return {
+      kind: InputKind.FUNDS_WITHDRAWAL,
+      fundsWithdrawal: {
+        amount: BigInt(reservation.MaxAmountU64),
+        coinType: typeArg.Balance,
+        ...(withdrawFrom.$kind === "SenderAllowance"
+          ? { source: FundsSource.SENDER_ALLOWANCE, funder: withdrawFrom.SenderAllowance.funder, allowance: withdrawFrom.SenderAllowance.allowance }
+          : { source: withdrawFrom.$kind === "Sponsor" ? FundsSource.SPONSOR : FundsSource.SENDER })
+      }
+    }
   }
   return { kind: InputKind.INPUT_KIND_UNKNOWN }
 }
@@ -94,6 +117,30 @@ const commandProto = (command: Command): GrpcTypes.Command => {
   }
 }
 
+/** An expiration as the proto spells it: a `ValidDuring` window's max epoch goes in `epoch`. */
+const expirationProto = (expiration: TransactionData["V1"]["expiration"]): GrpcTypes.TransactionExpiration => {
+  switch (expiration.$kind) {
+    case "Epoch":
+      return { kind: ExpirationKind.EPOCH, epoch: BigInt(expiration.Epoch) }
+    case "ValidDuring": {
+      const window = expiration.ValidDuring
+      const minTimestamp = millis(window.minTimestamp)
+      const maxTimestamp = millis(window.maxTimestamp)
+      return {
+        kind: ExpirationKind.VALID_DURING,
+        ...(window.minEpoch === null ? {} : { minEpoch: BigInt(window.minEpoch) }),
+        ...(window.maxEpoch === null ? {} : { epoch: BigInt(window.maxEpoch) }),
+        ...(minTimestamp === undefined ? {} : { minTimestamp }),
+        ...(maxTimestamp === undefined ? {} : { maxTimestamp }),
+        chain: window.chain,
+        nonce: window.nonce
+      }
+    }
+    default:
+      return { kind: ExpirationKind.NONE }
+  }
+}
+
 /** A transaction as a full node describes it: BCS, digest, sender, gas, expiration and the programmable kind. */
 export const transactionProto = (data: TransactionData, bytes: Uint8Array, digest: string): GrpcTypes.Transaction => {
   const tx = data.V1
@@ -115,9 +162,7 @@ export const transactionProto = (data: TransactionData, bytes: Uint8Array, diges
       price: BigInt(tx.gasData.price),
       budget: BigInt(tx.gasData.budget)
     },
-    expiration: tx.expiration.$kind === "Epoch"
-      ? { kind: ExpirationKind.EPOCH, epoch: BigInt(tx.expiration.Epoch) }
-      : { kind: ExpirationKind.NONE }
+    expiration: expirationProto(tx.expiration)
   }
 }
 
@@ -152,6 +197,18 @@ const callArgInput = (input: GrpcTypes.Input, lookup: (id: string) => LedgerObje
       if (input.objectId === undefined || input.version === undefined || input.digest === undefined) throw invalid("an owned input needs id, version and digest")
       const ref = { objectId: input.objectId, version: input.version, digest: input.digest }
       return input.kind === InputKind.RECEIVING ? { Object: { Receiving: ref } } : { Object: { ImmOrOwnedObject: ref } }
+    }
+    case InputKind.FUNDS_WITHDRAWAL: {
+      const funds = input.fundsWithdrawal
+      if (funds?.amount === undefined || funds.coinType === undefined) throw invalid("a funds withdrawal needs an amount and a coin type")
+      if (funds.source === FundsSource.SENDER_ALLOWANCE) throw invalid("withdrawals under an allowance are not supported by the local ledger")
+      return {
+        FundsWithdrawal: {
+          reservation: { MaxAmountU64: funds.amount },
+          typeArg: { Balance: funds.coinType },
+          withdrawFrom: funds.source === FundsSource.SPONSOR ? { Sponsor: true } : { Sender: true }
+        }
+      }
     }
     case InputKind.SHARED: {
       if (input.objectId === undefined || input.version === undefined) throw invalid("a shared input needs id and initial shared version")
@@ -204,8 +261,19 @@ const expirationInput = (expiration: GrpcTypes.TransactionExpiration | undefined
       return { None: true }
     case ExpirationKind.EPOCH:
       return { Epoch: (expiration.epoch ?? 0n).toString() }
+    case ExpirationKind.VALID_DURING:
+      return {
+        ValidDuring: {
+          minEpoch: expiration.minEpoch ?? null,
+          maxEpoch: expiration.epoch ?? null,
+          minTimestamp: fromMillis(expiration.minTimestamp),
+          maxTimestamp: fromMillis(expiration.maxTimestamp),
+          chain: expiration.chain ?? "",
+          nonce: expiration.nonce ?? 0
+        }
+      }
     default:
-      throw invalid("only None and Epoch expirations are supported by the local ledger")
+      throw invalid("only None, Epoch and ValidDuring expirations are supported by the local ledger")
   }
 }
 
