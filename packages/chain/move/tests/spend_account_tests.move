@@ -5,7 +5,7 @@ module spend_account::spend_account_tests;
 // keeps meaning the package address, and the full paths in
 // `expected_failure(abort_code = spend_account::spend_account::E...)` resolve
 // without ambiguity.
-use spend_account::spend_account::{Self as sa, Pool, Grant, Registry};
+use spend_account::spend_account::{Self as sa, AdminCap, Pool, Grant, Registry};
 use std::type_name;
 use sui::clock::{Self, Clock};
 use sui::coin::{Coin, mint_for_testing};
@@ -17,6 +17,7 @@ const OWNER: address = @0xA11CE;
 const DELEGATE: address = @0xDE1E;
 const STRANGER: address = @0x5157;
 const RECIPIENT: address = @0xCAFE;
+/// The publisher, who gets the AdminCap.
 const ADMIN: address = @0xAD;
 
 /// What the pool is funded with at the start of every test.
@@ -26,12 +27,31 @@ const SESSION_CAP: u64 = 500;
 const MAX_PER_PAYMENT: u64 = 200;
 const EXPIRY_MS: u64 = 10_000;
 
-/// A deadline no test's clock reaches, for the tests that are not about deadlines.
-const NO_DEADLINE: u64 = 18_446_744_073_709_551_615;
+/// The furthest a create's deadline may be from the Clock (the module's
+/// `MAX_CREATE_LIFETIME_MS`): the tests that are not about deadlines use it.
+const WEEK_MS: u64 = 604_800_000;
 
 const KIND_POLICY: u8 = 0;
 const KIND_SPEND: u8 = 1;
 const KIND_OPEN: u8 = 2;
+
+const WINDOW_NONE: u8 = 0;
+const WINDOW_PERIOD: u8 = 1;
+const WINDOW_CALENDAR_MONTH: u8 = 2;
+
+/// UTC instants for the calendar-month tests, as `Date.UTC` gives them.
+const DEC_1_2027: u64 = 1_827_619_200_000;
+const DEC_15_2027: u64 = 1_828_828_800_000;
+/// 2027-12-31T23:59:59.999Z.
+const DEC_31_2027_LAST_MS: u64 = 1_830_297_599_999;
+const JAN_1_2028: u64 = 1_830_297_600_000;
+const FEB_1_2028: u64 = 1_832_976_000_000;
+const FEB_10_2028: u64 = 1_833_753_600_000;
+/// 2028-02-29T00:00:00Z: where a 28-day February would end.
+const FEB_29_2028: u64 = 1_835_395_200_000;
+/// 2028-02-29T23:59:59.999Z.
+const FEB_29_2028_LAST_MS: u64 = 1_835_481_599_999;
+const MAR_1_2028: u64 = 1_835_481_600_000;
 
 /// Stand-ins for the vectors' coin types (`packages/local-ledger/test/vectors/Vectors.ts`):
 /// `Wrapper<Y>` for `WRAPPED_COIN`, a generic one whose `type_name` names its
@@ -56,9 +76,10 @@ fun finish(scenario: Scenario, clock: Clock) {
     scenario.end();
 }
 
-/// A scenario in which the package's `init` has run.
+/// A scenario in which the package's `init` has run, published by `ADMIN`:
+/// the AdminCap is in ADMIN's inventory from the next transaction on.
 fun publish(): Scenario {
-    let mut scenario = ts::begin(OWNER);
+    let mut scenario = ts::begin(ADMIN);
     sa::init_for_testing(scenario.ctx());
     scenario
 }
@@ -69,16 +90,13 @@ fun new_pool(scenario: &mut Scenario, owner: address, amount: u64): ID {
 }
 
 fun new_pool_of<T>(scenario: &mut Scenario, owner: address, amount: u64): ID {
-    scenario.next_tx(owner);
-    let mut registry = scenario.take_shared<Registry>();
-    let coin = mint_for_testing<T>(amount, scenario.ctx());
-    sa::create_pool(&mut registry, coin, scenario.ctx());
-    ts::return_shared(registry);
+    create_pool_of<T>(scenario, owner, amount);
     scenario.next_tx(owner);
     ts::most_recent_id_shared<Pool<T>>().destroy_some()
 }
 
-/// Create a policy grant for `DELEGATE` on `pool_id` as `OWNER`.
+/// Create a policy grant for `DELEGATE` on `pool_id` as `OWNER`, without a
+/// window or a recipient list.
 fun new_grant(
     scenario: &mut Scenario,
     clock: &Clock,
@@ -97,7 +115,34 @@ fun default_grant(scenario: &mut Scenario, clock: &Clock, pool_id: ID): ID {
     new_grant(scenario, clock, pool_id, SESSION_CAP, MAX_PER_PAYMENT, EXPIRY_MS)
 }
 
-/// A create with a nonce of its own and no deadline to speak of.
+/// A grant for `DELEGATE` as `OWNER` with a window, no expiry and no recipient list.
+fun new_windowed_grant(
+    scenario: &mut Scenario,
+    clock: &Clock,
+    pool_id: ID,
+    session_cap: u64,
+    max_per_payment: u64,
+    window_kind: u8,
+    window_period_ms: u64,
+    window_limit: u64,
+): ID {
+    create_windowed_grant_as(
+        scenario,
+        OWNER,
+        clock,
+        pool_id,
+        session_cap,
+        max_per_payment,
+        0,
+        window_kind,
+        window_period_ms,
+        window_limit,
+    );
+    scenario.next_tx(OWNER);
+    ts::most_recent_id_shared<Grant>().destroy_some()
+}
+
+/// A create without a window.
 fun create_grant_as(
     scenario: &mut Scenario,
     sender: address,
@@ -107,11 +152,55 @@ fun create_grant_as(
     max_per_payment: u64,
     expiry_ms: u64,
 ) {
-    let unique = scenario.ctx().fresh_object_address();
-    let nonce = std::bcs::to_bytes(&unique);
-    create_grant_with<SUI>(scenario, sender, clock, pool_id, nonce, NO_DEADLINE, session_cap, max_per_payment, expiry_ms);
+    create_windowed_grant_as(
+        scenario,
+        sender,
+        clock,
+        pool_id,
+        session_cap,
+        max_per_payment,
+        expiry_ms,
+        WINDOW_NONE,
+        0,
+        0,
+    );
 }
 
+/// A create with a nonce of its own and the furthest deadline allowed, so
+/// that neither gets in the way of what a test is about.
+fun create_windowed_grant_as(
+    scenario: &mut Scenario,
+    sender: address,
+    clock: &Clock,
+    pool_id: ID,
+    session_cap: u64,
+    max_per_payment: u64,
+    expiry_ms: u64,
+    window_kind: u8,
+    window_period_ms: u64,
+    window_limit: u64,
+) {
+    let unique = scenario.ctx().fresh_object_address();
+    let nonce = std::bcs::to_bytes(&unique);
+    create_grant_with<SUI>(
+        scenario,
+        sender,
+        clock,
+        pool_id,
+        nonce,
+        clock.timestamp_ms() + WEEK_MS,
+        session_cap,
+        max_per_payment,
+        expiry_ms,
+        window_kind,
+        window_period_ms,
+        window_limit,
+        vector[],
+    );
+}
+
+/// Every argument of `create_policy_grant` but the delegate (`DELEGATE`) and
+/// the policy ids (`[7, 8]`), in its own transaction.
 fun create_grant_with<T>(
     scenario: &mut Scenario,
     sender: address,
@@ -122,10 +211,16 @@ fun create_grant_with<T>(
     session_cap: u64,
     max_per_payment: u64,
     expiry_ms: u64,
+    window_kind: u8,
+    window_period_ms: u64,
+    window_limit: u64,
+    recipients: vector<address>,
 ) {
     scenario.next_tx(sender);
+    let registry = scenario.take_shared<Registry>();
     let mut pool = scenario.take_shared_by_id<Pool<T>>(pool_id);
     sa::create_policy_grant(
+        &registry,
         &mut pool,
         nonce,
         deadline_ms,
@@ -133,44 +228,52 @@ fun create_grant_with<T>(
         session_cap,
         max_per_payment,
         expiry_ms,
+        window_kind,
+        window_period_ms,
+        window_limit,
+        recipients,
         vector[7, 8],
         clock,
         scenario.ctx(),
     );
+    ts::return_shared(registry);
     ts::return_shared(pool);
 }
 
 fun withdraw_as(scenario: &mut Scenario, sender: address, pool_id: ID, amount: u64) {
-    scenario.next_tx(sender);
-    let mut pool = scenario.take_shared_by_id<Pool<SUI>>(pool_id);
-    sa::withdraw(&mut pool, amount, scenario.ctx());
-    ts::return_shared(pool);
+    withdraw_of<SUI>(scenario, sender, pool_id, amount);
 }
 
 fun revoke_as(scenario: &mut Scenario, sender: address, grant_id: ID) {
     scenario.next_tx(sender);
+    let registry = scenario.take_shared<Registry>();
     let mut grant = scenario.take_shared_by_id<Grant>(grant_id);
-    sa::revoke_grant(&mut grant, scenario.ctx());
+    sa::revoke_grant(&registry, &mut grant, scenario.ctx());
+    ts::return_shared(registry);
     ts::return_shared(grant);
 }
 
 /// Pause through the function for grant kind `kind`.
 fun pause_as(scenario: &mut Scenario, sender: address, grant_id: ID, kind: u8) {
     scenario.next_tx(sender);
+    let registry = scenario.take_shared<Registry>();
     let mut grant = scenario.take_shared_by_id<Grant>(grant_id);
-    if (kind == KIND_POLICY) sa::pause_grant(&mut grant, scenario.ctx())
-    else if (kind == KIND_SPEND) sa::pause_spend_grant(&mut grant, scenario.ctx())
-    else sa::pause_open_grant(&mut grant, scenario.ctx());
+    if (kind == KIND_POLICY) sa::pause_grant(&registry, &mut grant, scenario.ctx())
+    else if (kind == KIND_SPEND) sa::pause_spend_grant(&registry, &mut grant, scenario.ctx())
+    else sa::pause_open_grant(&registry, &mut grant, scenario.ctx());
+    ts::return_shared(registry);
     ts::return_shared(grant);
 }
 
 /// Resume through the function for grant kind `kind`.
 fun resume_as(scenario: &mut Scenario, sender: address, grant_id: ID, kind: u8) {
     scenario.next_tx(sender);
+    let registry = scenario.take_shared<Registry>();
     let mut grant = scenario.take_shared_by_id<Grant>(grant_id);
-    if (kind == KIND_POLICY) sa::resume_grant(&mut grant, scenario.ctx())
-    else if (kind == KIND_SPEND) sa::resume_spend_grant(&mut grant, scenario.ctx())
-    else sa::resume_open_grant(&mut grant, scenario.ctx());
+    if (kind == KIND_POLICY) sa::resume_grant(&registry, &mut grant, scenario.ctx())
+    else if (kind == KIND_SPEND) sa::resume_spend_grant(&registry, &mut grant, scenario.ctx())
+    else sa::resume_open_grant(&registry, &mut grant, scenario.ctx());
+    ts::return_shared(registry);
     ts::return_shared(grant);
 }
 
@@ -181,6 +284,7 @@ fun set_kind(scenario: &mut Scenario, grant_id: ID, kind: u8) {
     ts::return_shared(grant);
 }
 
+/// Pay `RECIPIENT` out of a `Pool<SUI>`.
 fun pay_as(
     scenario: &mut Scenario,
     sender: address,
@@ -189,12 +293,7 @@ fun pay_as(
     pool_id: ID,
     amount: u64,
 ) {
-    scenario.next_tx(sender);
-    let mut grant = scenario.take_shared_by_id<Grant>(grant_id);
-    let mut pool = scenario.take_shared_by_id<Pool<SUI>>(pool_id);
-    sa::pay(&mut grant, &mut pool, amount, RECIPIENT, b"invoice-1", clock, scenario.ctx());
-    ts::return_shared(grant);
-    ts::return_shared(pool);
+    pay_of<SUI>(scenario, sender, clock, grant_id, pool_id, RECIPIENT, amount);
 }
 
 fun set_grant_version(scenario: &mut Scenario, grant_id: ID, version: u64) {
@@ -206,9 +305,32 @@ fun set_grant_version(scenario: &mut Scenario, grant_id: ID, version: u64) {
 
 fun migrate_grant_as(scenario: &mut Scenario, sender: address, grant_id: ID) {
     scenario.next_tx(sender);
+    let registry = scenario.take_shared<Registry>();
     let mut grant = scenario.take_shared_by_id<Grant>(grant_id);
-    sa::migrate_grant(&mut grant, scenario.ctx());
+    sa::migrate_grant(&registry, &mut grant);
+    ts::return_shared(registry);
     ts::return_shared(grant);
+}
+
+/// Leave the Registry as another package version would have: its `version`
+/// above this one's (a newer package switched this one off) or below it (this
+/// package is the upgrade and `set_version` has not run yet).
+fun set_registry_version(scenario: &mut Scenario, version: u64) {
+    scenario.next_tx(OWNER);
+    let mut registry = scenario.take_shared<Registry>();
+    sa::set_registry_version_for_testing(&mut registry, version);
+    ts::return_shared(registry);
+}
+
+/// `set_version` with the AdminCap `sender` holds (aborts in `take_from_sender`
+/// if `sender` holds none).
+fun set_version_as(scenario: &mut Scenario, sender: address) {
+    scenario.next_tx(sender);
+    let cap = scenario.take_from_sender<AdminCap>();
+    let mut registry = scenario.take_shared<Registry>();
+    sa::set_version(&cap, &mut registry);
+    ts::return_shared(registry);
+    scenario.return_to_sender(cap);
 }
 
 fun assert_pool_value(scenario: &mut Scenario, pool_id: ID, expected: u64) {
@@ -216,6 +338,14 @@ fun assert_pool_value(scenario: &mut Scenario, pool_id: ID, expected: u64) {
     let pool = scenario.take_shared_by_id<Pool<SUI>>(pool_id);
     assert!(pool.pool_value() == expected);
     ts::return_shared(pool);
+}
+
+fun pool_holds_nonce(scenario: &mut Scenario, pool_id: ID, nonce: vector<u8>): bool {
+    scenario.next_tx(OWNER);
+    let pool = scenario.take_shared_by_id<Pool<SUI>>(pool_id);
+    let held = pool.pool_has_nonce(nonce);
+    ts::return_shared(pool);
+    held
 }
 
 /// Returns (spent, paused, revoked) of the grant.
@@ -227,6 +357,17 @@ fun grant_state(scenario: &mut Scenario, grant_id: ID): (u64, bool, bool) {
     let revoked = grant.grant_revoked();
     ts::return_shared(grant);
     (spent, paused, revoked)
+}
+
+/// Returns (start_ms, spent) of the grant's current window, as the last
+/// payment left it (a window only rolls when `pay` runs).
+fun window_state(scenario: &mut Scenario, grant_id: ID): (u64, u64) {
+    scenario.next_tx(OWNER);
+    let grant = scenario.take_shared_by_id<Grant>(grant_id);
+    let start_ms = grant.grant_window_start_ms();
+    let spent = grant.grant_window_spent();
+    ts::return_shared(grant);
+    (start_ms, spent)
 }
 
 // === Any coin type ===
@@ -244,16 +385,23 @@ fun create_pool_of<T>(scenario: &mut Scenario, sender: address, amount: u64) {
 
 fun deposit_of<T>(scenario: &mut Scenario, sender: address, pool_id: ID, amount: u64) {
     scenario.next_tx(sender);
+    let registry = scenario.take_shared<Registry>();
     let mut pool = scenario.take_shared_by_id<Pool<T>>(pool_id);
     let coin = mint_for_testing<T>(amount, scenario.ctx());
-    sa::deposit(&mut pool, coin, scenario.ctx());
+    sa::deposit(&registry, &mut pool, coin, scenario.ctx());
+    ts::return_shared(registry);
     ts::return_shared(pool);
 }
 
+/// Withdraw and send the coin to `sender`, as a wallet's transaction would:
+/// `withdraw` returns it rather than sending it anywhere.
 fun withdraw_of<T>(scenario: &mut Scenario, sender: address, pool_id: ID, amount: u64) {
     scenario.next_tx(sender);
+    let registry = scenario.take_shared<Registry>();
     let mut pool = scenario.take_shared_by_id<Pool<T>>(pool_id);
-    sa::withdraw(&mut pool, amount, scenario.ctx());
+    let coin = sa::withdraw(&registry, &mut pool, amount, scenario.ctx());
+    transfer::public_transfer(coin, sender);
+    ts::return_shared(registry);
     ts::return_shared(pool);
 }
 
@@ -263,13 +411,31 @@ fun pay_of<T>(
     clock: &Clock,
     grant_id: ID,
     pool_id: ID,
+    recipient: address,
     amount: u64,
 ) {
     scenario.next_tx(sender);
+    let registry = scenario.take_shared<Registry>();
     let mut grant = scenario.take_shared_by_id<Grant>(grant_id);
     let mut pool = scenario.take_shared_by_id<Pool<T>>(pool_id);
-    sa::pay(&mut grant, &mut pool, amount, RECIPIENT, b"invoice-1", clock, scenario.ctx());
+    sa::pay(&registry, &mut grant, &mut pool, amount, recipient, b"invoice-1", clock, scenario.ctx());
+    ts::return_shared(registry);
     ts::return_shared(grant);
+    ts::return_shared(pool);
+}
+
+fun forget_nonce_of<T>(
+    scenario: &mut Scenario,
+    sender: address,
+    clock: &Clock,
+    pool_id: ID,
+    nonce: vector<u8>,
+) {
+    scenario.next_tx(sender);
+    let registry = scenario.take_shared<Registry>();
+    let mut pool = scenario.take_shared_by_id<Pool<T>>(pool_id);
+    sa::forget_nonce(&registry, &mut pool, nonce, clock);
+    ts::return_shared(registry);
     ts::return_shared(pool);
 }
 
@@ -283,8 +449,10 @@ fun set_pool_version_of<T>(scenario: &mut Scenario, pool_id: ID, version: u64) {
 
 fun migrate_pool_of<T>(scenario: &mut Scenario, sender: address, pool_id: ID) {
     scenario.next_tx(sender);
+    let registry = scenario.take_shared<Registry>();
     let mut pool = scenario.take_shared_by_id<Pool<T>>(pool_id);
-    sa::migrate_pool(&mut pool, scenario.ctx());
+    sa::migrate_pool(&registry, &mut pool);
+    ts::return_shared(registry);
     ts::return_shared(pool);
 }
 
@@ -311,6 +479,7 @@ public struct VectorRun {
     grant_revoked: vector<sa::GrantRevoked>,
     grant_pause_set: vector<sa::GrantPauseSet>,
     payment_made: vector<sa::PaymentMade>,
+    version_set: vector<sa::VersionSet>,
 }
 
 /// The package published and the Clock at `clock_ms`, where a row's `World` starts.
@@ -330,6 +499,7 @@ fun run_begin(clock_ms: u64): VectorRun {
         grant_revoked: vector[],
         grant_pause_set: vector[],
         payment_made: vector[],
+        version_set: vector[],
     }
 }
 
@@ -346,6 +516,7 @@ fun run_end(run: VectorRun) {
         grant_revoked: _,
         grant_pause_set: _,
         payment_made: _,
+        version_set: _,
     } = run;
     finish(scenario, clock);
 }
@@ -367,6 +538,7 @@ fun end_step(run: &mut VectorRun) {
     run.grant_revoked = event::events_by_type<sa::GrantRevoked>();
     run.grant_pause_set = event::events_by_type<sa::GrantPauseSet>();
     run.payment_made = event::events_by_type<sa::PaymentMade>();
+    run.version_set = event::events_by_type<sa::VersionSet>();
     let effects = run.scenario.next_tx(OWNER);
     run.num_events = effects.num_user_events();
 }
@@ -383,6 +555,7 @@ fun step_deposit<T>(run: &mut VectorRun, sender: address, amount: u64) {
     end_step(run);
 }
 
+/// The withdrawn coin goes to `sender` (a transfer emits no event).
 fun step_withdraw<T>(run: &mut VectorRun, sender: address, amount: u64) {
     let pool_id = pool_of(run);
     withdraw_of<T>(&mut run.scenario, sender, pool_id, amount);
@@ -397,6 +570,10 @@ fun step_create_grant<T>(
     session_cap: u64,
     max_per_payment: u64,
     expiry_ms: u64,
+    window_kind: u8,
+    window_period_ms: u64,
+    window_limit: u64,
+    recipients: vector<address>,
 ) {
     let pool_id = pool_of(run);
     create_grant_with<T>(
@@ -409,15 +586,19 @@ fun step_create_grant<T>(
         session_cap,
         max_per_payment,
         expiry_ms,
+        window_kind,
+        window_period_ms,
+        window_limit,
+        recipients,
     );
     end_step(run);
     run.grant_id = ts::most_recent_id_shared<Grant>();
 }
 
-fun step_pay<T>(run: &mut VectorRun, sender: address, amount: u64) {
+fun step_pay<T>(run: &mut VectorRun, sender: address, recipient: address, amount: u64) {
     let grant_id = grant_of(run);
     let pool_id = pool_of(run);
-    pay_of<T>(&mut run.scenario, sender, &run.clock, grant_id, pool_id, amount);
+    pay_of<T>(&mut run.scenario, sender, &run.clock, grant_id, pool_id, recipient, amount);
     end_step(run);
 }
 
@@ -437,6 +618,23 @@ fun step_revoke(run: &mut VectorRun, sender: address) {
     let grant_id = grant_of(run);
     revoke_as(&mut run.scenario, sender, grant_id);
     end_step(run);
+}
+
+fun step_forget_nonce<T>(run: &mut VectorRun, sender: address, nonce: vector<u8>) {
+    let pool_id = pool_of(run);
+    forget_nonce_of<T>(&mut run.scenario, sender, &run.clock, pool_id, nonce);
+    end_step(run);
+}
+
+/// With the AdminCap in `sender`'s inventory (the publisher's, `ADMIN`, in every row).
+fun step_set_version(run: &mut VectorRun, sender: address) {
+    set_version_as(&mut run.scenario, sender);
+    end_step(run);
+}
+
+/// A state edit, not a call (as in the vectors): nothing to keep of it.
+fun step_registry_version(run: &mut VectorRun, version: u64) {
+    set_registry_version(&mut run.scenario, version);
 }
 
 fun step_migrate_pool<T>(run: &mut VectorRun, sender: address) {
@@ -468,8 +666,8 @@ fun step_clock(run: &mut VectorRun, ms: u64) {
     run.clock.set_for_testing(ms);
 }
 
-#[allow(unused_function)]
-/// The call emitted no event (a row expecting `{ ok: null }`; none does today).
+/// The call emitted no event (a row expecting `{ ok: null }`: withdraw,
+/// migrate_*, forget_nonce).
 fun expect_no_event(run: &VectorRun) {
     assert!(run.num_events == 0);
 }
@@ -503,13 +701,19 @@ fun expect_deposited<T>(run: &VectorRun, amount: u64, pool_value: u64) {
 }
 
 /// The call emitted one event, `GrantCreated` for the grant it created on the
-/// pool, with these limits, naming `T`; the grant holds what the event says.
+/// pool, with these limits, a window begun at `window_start_ms` with nothing
+/// spent, and these recipients, naming `T`; the grant holds what the event says.
 fun expect_grant_created<T>(
     run: &VectorRun,
     nonce: vector<u8>,
     session_cap: u64,
     max_per_payment: u64,
     expiry_ms: u64,
+    window_kind: u8,
+    window_period_ms: u64,
+    window_limit: u64,
+    window_start_ms: u64,
+    recipients: vector<address>,
 ) {
     let pool_id = pool_of(run);
     let grant_id = grant_of(run);
@@ -523,6 +727,8 @@ fun expect_grant_created<T>(
         session_cap,
         max_per_payment,
         expiry_ms,
+        sa::window_for_testing(window_kind, window_period_ms, window_limit, window_start_ms, 0),
+        recipients,
         vector[7, 8],
     );
     assert!(run.num_events == 1);
@@ -535,6 +741,9 @@ fun expect_grant_created<T>(
     assert!(grant.grant_spent() == 0);
     assert!(grant.grant_max_per_payment() == max_per_payment);
     assert!(grant.grant_expiry_ms() == expiry_ms);
+    assert!(grant.grant_window_start_ms() == window_start_ms);
+    assert!(grant.grant_window_spent() == 0);
+    assert!(grant.grant_recipients() == recipients);
     assert!(!grant.grant_paused());
     assert!(!grant.grant_revoked());
     assert!(grant.grant_policy_ids() == vector[7, 8]);
@@ -565,38 +774,59 @@ fun expect_grant_pause_set(run: &VectorRun, paused: bool) {
     ts::return_shared(grant);
 }
 
-/// The call emitted one event, `PaymentMade` of `amount` (`spent` in all), the
-/// grant has spent `spent`, the pool holds `pool_value` and the recipient got
-/// a coin of `amount`.
-fun expect_payment_made<T>(run: &VectorRun, amount: u64, spent: u64, pool_value: u64) {
+/// The call emitted one event, `PaymentMade` of `amount` to `recipient`
+/// (`spent` in all, `window_spent` in the current window), the grant has
+/// spent that much, the pool holds `pool_value` and the recipient got a coin
+/// of `amount` (its newest: the test store lists an address's objects in the
+/// order they arrived).
+fun expect_payment_made<T>(
+    run: &VectorRun,
+    recipient: address,
+    amount: u64,
+    spent: u64,
+    window_spent: u64,
+    pool_value: u64,
+) {
     let grant_id = grant_of(run);
     let pool_id = pool_of(run);
     let expected = sa::payment_made_for_testing(
         grant_id,
         pool_id,
         DELEGATE,
-        RECIPIENT,
+        recipient,
         amount,
         spent,
+        window_spent,
         b"invoice-1",
     );
     assert!(run.num_events == 1);
     assert!(run.payment_made == vector[expected]);
     let grant = run.scenario.take_shared_by_id<Grant>(grant_id);
     assert!(grant.grant_spent() == spent);
+    assert!(grant.grant_window_spent() == window_spent);
     ts::return_shared(grant);
     let pool = run.scenario.take_shared_by_id<Pool<T>>(pool_id);
     assert!(pool.pool_value() == pool_value);
     ts::return_shared(pool);
-    let coin = run.scenario.take_from_address<Coin<T>>(RECIPIENT);
+    let coin = run.scenario.take_from_address<Coin<T>>(recipient);
     assert!(coin.value() == amount);
     coin.burn_for_testing();
 }
 
+/// The call emitted one event, `VersionSet` to `version`, and the Registry is at `version`.
+fun expect_version_set(run: &VectorRun, version: u64) {
+    assert!(run.num_events == 1);
+    assert!(run.version_set == vector[sa::version_set_for_testing(version)]);
+    let registry = run.scenario.take_shared<Registry>();
+    assert!(registry.registry_version() == version);
+    ts::return_shared(registry);
+}
+
 // === Happy paths ===
 
+// `withdraw_as` sends the returned coin to the sender, as a wallet would.
 #[test]
-fun withdraw_sends_a_coin_to_the_owner() {
+fun withdraw_then_transfer_gives_the_owner_a_coin() {
     let (mut scenario, clock, pool_id) = start();
     withdraw_as(&mut scenario, OWNER, pool_id, 300);
     scenario.next_tx(OWNER);
@@ -645,22 +875,26 @@ fun pause_grant_then_resume_grant() {
     let grant_id = default_grant(&mut scenario, &clock, pool_id);
 
     scenario.next_tx(OWNER);
+    let registry = scenario.take_shared<Registry>();
     let mut grant = scenario.take_shared_by_id<Grant>(grant_id);
-    sa::pause_grant(&mut grant, scenario.ctx());
+    sa::pause_grant(&registry, &mut grant, scenario.ctx());
     let events = event::events_by_type<sa::GrantPauseSet>();
     let expected = sa::grant_pause_set_for_testing(grant_id, pool_id, OWNER, true);
     assert!(events[events.length() - 1] == expected);
     assert!(grant.grant_paused());
+    ts::return_shared(registry);
     ts::return_shared(grant);
     let effects = scenario.next_tx(OWNER);
     assert!(effects.num_user_events() == 1);
 
+    let registry = scenario.take_shared<Registry>();
     let mut grant = scenario.take_shared_by_id<Grant>(grant_id);
-    sa::resume_grant(&mut grant, scenario.ctx());
+    sa::resume_grant(&registry, &mut grant, scenario.ctx());
     let events = event::events_by_type<sa::GrantPauseSet>();
     let expected = sa::grant_pause_set_for_testing(grant_id, pool_id, OWNER, false);
     assert!(events[events.length() - 1] == expected);
     assert!(!grant.grant_paused());
+    ts::return_shared(registry);
     ts::return_shared(grant);
     let effects = scenario.next_tx(OWNER);
     assert!(effects.num_user_events() == 1);
@@ -708,9 +942,10 @@ fun pay_twice_accumulates_spent() {
     let grant_id = default_grant(&mut scenario, &clock, pool_id);
 
     scenario.next_tx(DELEGATE);
+    let registry = scenario.take_shared<Registry>();
     let mut grant = scenario.take_shared_by_id<Grant>(grant_id);
     let mut pool = scenario.take_shared_by_id<Pool<SUI>>(pool_id);
-    sa::pay(&mut grant, &mut pool, 200, RECIPIENT, b"invoice-1", &clock, scenario.ctx());
+    sa::pay(&registry, &mut grant, &mut pool, 200, RECIPIENT, b"invoice-1", &clock, scenario.ctx());
     let events = event::events_by_type<sa::PaymentMade>();
     let expected = sa::payment_made_for_testing(
         grant_id,
@@ -719,19 +954,22 @@ fun pay_twice_accumulates_spent() {
         RECIPIENT,
         200,
         200,
+        0,
         b"invoice-1",
     );
     assert!(events[events.length() - 1] == expected);
     assert!(grant.grant_spent() == 200);
     assert!(pool.pool_value() == INITIAL - 200);
+    ts::return_shared(registry);
     ts::return_shared(grant);
     ts::return_shared(pool);
     let effects = scenario.next_tx(DELEGATE);
     assert!(effects.num_user_events() == 1);
 
+    let registry = scenario.take_shared<Registry>();
     let mut grant = scenario.take_shared_by_id<Grant>(grant_id);
     let mut pool = scenario.take_shared_by_id<Pool<SUI>>(pool_id);
-    sa::pay(&mut grant, &mut pool, 150, RECIPIENT, b"invoice-2", &clock, scenario.ctx());
+    sa::pay(&registry, &mut grant, &mut pool, 150, RECIPIENT, b"invoice-2", &clock, scenario.ctx());
     let events = event::events_by_type<sa::PaymentMade>();
     let expected = sa::payment_made_for_testing(
         grant_id,
@@ -740,9 +978,11 @@ fun pay_twice_accumulates_spent() {
         RECIPIENT,
         150,
         350,
+        0,
         b"invoice-2",
     );
     assert!(events[events.length() - 1] == expected);
+    ts::return_shared(registry);
     ts::return_shared(grant);
     ts::return_shared(pool);
 
@@ -794,6 +1034,50 @@ fun pay_can_empty_the_pool() {
     finish(scenario, clock);
 }
 
+// `withdraw` returns its coin into the transaction, which may send it
+// anywhere: here straight to someone else than the owner.
+#[test]
+fun withdraw_returns_a_coin_the_owner_can_send_anywhere() {
+    let (mut scenario, clock, pool_id) = start();
+    scenario.next_tx(OWNER);
+    let registry = scenario.take_shared<Registry>();
+    let mut pool = scenario.take_shared_by_id<Pool<SUI>>(pool_id);
+    let coin = sa::withdraw(&registry, &mut pool, 300, scenario.ctx());
+    assert!(coin.value() == 300);
+    transfer::public_transfer(coin, RECIPIENT);
+    ts::return_shared(registry);
+    ts::return_shared(pool);
+    let effects = scenario.next_tx(OWNER);
+    assert!(effects.num_user_events() == 0);
+    let coin = scenario.take_from_address<Coin<SUI>>(RECIPIENT);
+    assert!(coin.value() == 300);
+    coin.burn_for_testing();
+    assert_pool_value(&mut scenario, pool_id, INITIAL - 300);
+    finish(scenario, clock);
+}
+
+// ... or use further in the same transaction: withdraw composes with deposit
+// (as it could not when it transferred the coin itself). Only the deposit emits.
+#[test]
+fun withdraw_then_deposit_in_one_transaction() {
+    let (mut scenario, clock, pool_id) = start();
+    scenario.next_tx(OWNER);
+    let registry = scenario.take_shared<Registry>();
+    let mut pool = scenario.take_shared_by_id<Pool<SUI>>(pool_id);
+    let coin = sa::withdraw(&registry, &mut pool, 300, scenario.ctx());
+    assert!(pool.pool_value() == INITIAL - 300);
+    sa::deposit(&registry, &mut pool, coin, scenario.ctx());
+    assert!(pool.pool_value() == INITIAL);
+    assert!(event::events_by_type<sa::Deposited>() == vector[sa::deposited_for_testing(pool_id, 300)]);
+    ts::return_shared(registry);
+    ts::return_shared(pool);
+    let effects = scenario.next_tx(OWNER);
+    assert!(effects.num_user_events() == 1);
+    assert!(ts::ids_for_address<Coin<SUI>>(OWNER).length() == 0);
+    assert_pool_value(&mut scenario, pool_id, INITIAL);
+    finish(scenario, clock);
+}
+
 // === deposit / withdraw failures ===
 
 #[test, expected_failure(abort_code = spend_account::spend_account::ENotOwner)]
@@ -804,7 +1088,8 @@ fun withdraw_by_delegate_fails() {
     finish(scenario, clock);
 }
 
-// === create_policy_grant failures (order: owner, caps, expiry) ===
+// === create_policy_grant failures (order: versions, owner, deadline,
+// deadline bound, nonce, caps, expiry, window, recipients) ===
 
 #[test, expected_failure(abort_code = spend_account::spend_account::EInvalidCaps)]
 fun create_policy_grant_with_max_above_session_cap_fails() {
@@ -836,6 +1121,55 @@ fun create_policy_grant_checks_caps_before_expiry() {
     finish(scenario, clock);
 }
 
+#[test, expected_failure(abort_code = spend_account::spend_account::EExpired)]
+fun create_policy_grant_checks_expiry_before_window() {
+    let (mut scenario, mut clock, pool_id) = start();
+    clock.set_for_testing(5_000);
+    // Expiry in the past and an unknown window kind.
+    create_windowed_grant_as(
+        &mut scenario,
+        OWNER,
+        &clock,
+        pool_id,
+        SESSION_CAP,
+        MAX_PER_PAYMENT,
+        4_999,
+        3,
+        0,
+        300,
+    );
+    finish(scenario, clock);
+}
+
+#[test, expected_failure(abort_code = spend_account::spend_account::EInvalidWindow)]
+fun create_policy_grant_checks_window_before_recipients() {
+    let (mut scenario, clock, pool_id) = start();
+    // A fixed window without a period, and one recipient too many (repeats
+    // count: only the list's length is bounded).
+    let mut recipients = vector[];
+    let mut i = 0;
+    while (i < 17) {
+        recipients.push_back(RECIPIENT);
+        i = i + 1;
+    };
+    create_grant_with<SUI>(
+        &mut scenario,
+        OWNER,
+        &clock,
+        pool_id,
+        b"n-1",
+        WEEK_MS,
+        SESSION_CAP,
+        MAX_PER_PAYMENT,
+        0,
+        WINDOW_PERIOD,
+        0,
+        300,
+        recipients,
+    );
+    finish(scenario, clock);
+}
+
 // === revoke_grant failures ===
 
 #[test, expected_failure(abort_code = spend_account::spend_account::ENotOwner)]
@@ -846,7 +1180,7 @@ fun revoke_grant_by_non_owner_fails() {
     finish(scenario, clock);
 }
 
-// === pause / resume failures (order: owner, kind, revoked, pause state) ===
+// === pause / resume failures (order: versions, owner, kind, revoked, pause state) ===
 
 #[test, expected_failure(abort_code = spend_account::spend_account::ENotOwner)]
 fun pause_grant_by_non_owner_fails() {
@@ -937,8 +1271,8 @@ fun pause_checks_revoked_before_pause_state() {
     finish(scenario, clock);
 }
 
-// === pay failures (order: delegate, pool, zero, revoked, paused, expiry,
-// max per payment, session cap, balance) ===
+// === pay failures (order: versions, delegate, pool, zero, revoked, paused,
+// expiry, recipient, max per payment, session cap, window, balance) ===
 
 #[test, expected_failure(abort_code = spend_account::spend_account::ENotDelegate)]
 fun pay_by_stranger_fails() {
@@ -1075,6 +1409,271 @@ fun pay_checks_session_cap_before_balance() {
     // Pool holds 400; 1_500 is above both the rest of the cap and the pool.
     pay_as(&mut scenario, DELEGATE, &clock, grant_id, pool_id, 1_500);
     finish(scenario, clock);
+}
+
+#[test, expected_failure(abort_code = spend_account::spend_account::EExceedsSessionCap)]
+fun pay_checks_session_cap_before_window() {
+    let (mut scenario, clock, pool_id) = start();
+    let grant_id = new_windowed_grant(&mut scenario, &clock, pool_id, 500, 400, WINDOW_PERIOD, 60_000, 300);
+    pay_as(&mut scenario, DELEGATE, &clock, grant_id, pool_id, 200);
+    // 300 left of the cap, 100 of the window: 301 is above both.
+    pay_as(&mut scenario, DELEGATE, &clock, grant_id, pool_id, 301);
+    finish(scenario, clock);
+}
+
+#[test, expected_failure(abort_code = spend_account::spend_account::EExceedsWindowLimit)]
+fun pay_checks_window_before_balance() {
+    let (mut scenario, clock, pool_id) = start();
+    let grant_id = new_windowed_grant(&mut scenario, &clock, pool_id, 2_000, 2_000, WINDOW_PERIOD, 60_000, 300);
+    withdraw_as(&mut scenario, OWNER, pool_id, INITIAL - 100);
+    // Pool holds 100; 301 is above both the window's limit and the pool.
+    pay_as(&mut scenario, DELEGATE, &clock, grant_id, pool_id, 301);
+    finish(scenario, clock);
+}
+
+// === Nonces ===
+
+// Once its deadline has passed a nonce only takes space: anyone may drop it,
+// and the pool's other nonces stay.
+#[test]
+fun forget_nonce_after_its_deadline_removes_only_that_entry() {
+    let (mut scenario, mut clock, pool_id) = start();
+    clock.set_for_testing(1_000);
+    create_grant_with<SUI>(
+        &mut scenario,
+        OWNER,
+        &clock,
+        pool_id,
+        b"n-1",
+        5_000,
+        SESSION_CAP,
+        MAX_PER_PAYMENT,
+        0,
+        WINDOW_NONE,
+        0,
+        0,
+        vector[],
+    );
+    create_grant_with<SUI>(
+        &mut scenario,
+        OWNER,
+        &clock,
+        pool_id,
+        b"n-2",
+        1_000 + WEEK_MS,
+        SESSION_CAP,
+        MAX_PER_PAYMENT,
+        0,
+        WINDOW_NONE,
+        0,
+        0,
+        vector[],
+    );
+    assert!(pool_holds_nonce(&mut scenario, pool_id, b"n-1"));
+    clock.set_for_testing(5_001);
+    forget_nonce_of<SUI>(&mut scenario, STRANGER, &clock, pool_id, b"n-1");
+    assert!(!pool_holds_nonce(&mut scenario, pool_id, b"n-1"));
+    assert!(pool_holds_nonce(&mut scenario, pool_id, b"n-2"));
+    finish(scenario, clock);
+}
+
+// Forgetting a nonce does not let its create run again: the deadline that
+// made it forgettable still stops it.
+#[test, expected_failure(abort_code = spend_account::spend_account::EDeadlinePassed)]
+fun create_policy_grant_with_a_forgotten_nonce_still_fails() {
+    let (mut scenario, mut clock, pool_id) = start();
+    clock.set_for_testing(1_000);
+    create_grant_with<SUI>(
+        &mut scenario,
+        OWNER,
+        &clock,
+        pool_id,
+        b"n-1",
+        5_000,
+        SESSION_CAP,
+        MAX_PER_PAYMENT,
+        0,
+        WINDOW_NONE,
+        0,
+        0,
+        vector[],
+    );
+    clock.set_for_testing(5_001);
+    forget_nonce_of<SUI>(&mut scenario, OWNER, &clock, pool_id, b"n-1");
+    assert!(!pool_holds_nonce(&mut scenario, pool_id, b"n-1"));
+    create_grant_with<SUI>(
+        &mut scenario,
+        OWNER,
+        &clock,
+        pool_id,
+        b"n-1",
+        5_000,
+        SESSION_CAP,
+        MAX_PER_PAYMENT,
+        0,
+        WINDOW_NONE,
+        0,
+        0,
+        vector[],
+    );
+    finish(scenario, clock);
+}
+
+// === Windows ===
+//
+// The vector rows cover a window's first boundary near the epoch; these
+// follow windows across dates where the arithmetic could go wrong.
+
+// February 2028 has 29 days: its window runs to 2028-03-01T00:00:00Z, so the
+// last ms of the 29th still counts against February's limit.
+#[test]
+fun calendar_month_window_covers_a_leap_february() {
+    let (mut scenario, mut clock, pool_id) = start();
+    clock.set_for_testing(FEB_10_2028);
+    let grant_id = new_windowed_grant(&mut scenario, &clock, pool_id, 1_000, 300, WINDOW_CALENDAR_MONTH, 0, 300);
+    let (start_ms, spent) = window_state(&mut scenario, grant_id);
+    assert!(start_ms == FEB_1_2028 && spent == 0);
+    pay_as(&mut scenario, DELEGATE, &clock, grant_id, pool_id, 200);
+
+    clock.set_for_testing(FEB_29_2028_LAST_MS);
+    pay_as(&mut scenario, DELEGATE, &clock, grant_id, pool_id, 100);
+    let (start_ms, spent) = window_state(&mut scenario, grant_id);
+    assert!(start_ms == FEB_1_2028 && spent == 300);
+
+    clock.set_for_testing(MAR_1_2028);
+    pay_as(&mut scenario, DELEGATE, &clock, grant_id, pool_id, 300);
+    let (start_ms, spent) = window_state(&mut scenario, grant_id);
+    assert!(start_ms == MAR_1_2028 && spent == 300);
+    finish(scenario, clock);
+}
+
+// Where a 28-day February would have ended, the window has not rolled.
+#[test, expected_failure(abort_code = spend_account::spend_account::EExceedsWindowLimit)]
+fun calendar_month_window_does_not_roll_on_the_29th_of_a_leap_february() {
+    let (mut scenario, mut clock, pool_id) = start();
+    clock.set_for_testing(FEB_10_2028);
+    let grant_id = new_windowed_grant(&mut scenario, &clock, pool_id, 1_000, 300, WINDOW_CALENDAR_MONTH, 0, 300);
+    pay_as(&mut scenario, DELEGATE, &clock, grant_id, pool_id, 200);
+    clock.set_for_testing(FEB_29_2028);
+    pay_as(&mut scenario, DELEGATE, &clock, grant_id, pool_id, 101);
+    finish(scenario, clock);
+}
+
+// December's window ends at the new year, whose window starts on January 1st
+// of the next year (the month and the year both wrap).
+#[test]
+fun calendar_month_window_rolls_from_december_into_january() {
+    let (mut scenario, mut clock, pool_id) = start();
+    clock.set_for_testing(DEC_15_2027);
+    let grant_id = new_windowed_grant(&mut scenario, &clock, pool_id, 1_000, 300, WINDOW_CALENDAR_MONTH, 0, 300);
+    let (start_ms, spent) = window_state(&mut scenario, grant_id);
+    assert!(start_ms == DEC_1_2027 && spent == 0);
+    pay_as(&mut scenario, DELEGATE, &clock, grant_id, pool_id, 200);
+
+    clock.set_for_testing(DEC_31_2027_LAST_MS);
+    pay_as(&mut scenario, DELEGATE, &clock, grant_id, pool_id, 100);
+    let (start_ms, spent) = window_state(&mut scenario, grant_id);
+    assert!(start_ms == DEC_1_2027 && spent == 300);
+
+    clock.set_for_testing(JAN_1_2028);
+    pay_as(&mut scenario, DELEGATE, &clock, grant_id, pool_id, 300);
+    let (start_ms, spent) = window_state(&mut scenario, grant_id);
+    assert!(start_ms == JAN_1_2028 && spent == 300);
+    finish(scenario, clock);
+}
+
+// Fixed windows lie on a grid of whole periods from the grant's creation:
+// after idle periods, the window holding now starts on that grid, not at
+// the payment that rolled it.
+#[test]
+fun fixed_window_keeps_its_phase_over_several_periods() {
+    let (mut scenario, mut clock, pool_id) = start();
+    clock.set_for_testing(7_000);
+    let grant_id = new_windowed_grant(&mut scenario, &clock, pool_id, 1_000, 300, WINDOW_PERIOD, 60_000, 300);
+    pay_as(&mut scenario, DELEGATE, &clock, grant_id, pool_id, 200);
+    let (start_ms, spent) = window_state(&mut scenario, grant_id);
+    assert!(start_ms == 7_000 && spent == 200);
+
+    // Three periods and a bit on: the fourth window, [187_000, 247_000).
+    clock.set_for_testing(199_345);
+    pay_as(&mut scenario, DELEGATE, &clock, grant_id, pool_id, 100);
+    let (start_ms, spent) = window_state(&mut scenario, grant_id);
+    assert!(start_ms == 187_000 && spent == 100);
+
+    // Its last ms.
+    clock.set_for_testing(246_999);
+    pay_as(&mut scenario, DELEGATE, &clock, grant_id, pool_id, 150);
+    let (start_ms, spent) = window_state(&mut scenario, grant_id);
+    assert!(start_ms == 187_000 && spent == 250);
+
+    clock.set_for_testing(247_000);
+    pay_as(&mut scenario, DELEGATE, &clock, grant_id, pool_id, 300);
+    let (start_ms, spent) = window_state(&mut scenario, grant_id);
+    assert!(start_ms == 247_000 && spent == 300);
+
+    let (spent, _, _) = grant_state(&mut scenario, grant_id);
+    assert!(spent == 750);
+    finish(scenario, clock);
+}
+
+// === Publish and versions ===
+
+// The AdminCap goes to the publisher alone; the Registry starts at this
+// package's version.
+#[test]
+fun publish_sends_the_admin_cap_to_the_publisher() {
+    let mut scenario = publish();
+    scenario.next_tx(ADMIN);
+    assert!(ts::ids_for_address<AdminCap>(ADMIN).length() == 1);
+    assert!(!ts::has_most_recent_for_address<AdminCap>(OWNER));
+    let registry = scenario.take_shared<Registry>();
+    assert!(registry.registry_version() == 1);
+    ts::return_shared(registry);
+    scenario.end();
+}
+
+// An upgrade's path: while the Registry is at the older version every call
+// into this package aborts; the AdminCap's holder moves it over, and grants
+// and pools already at this version work again without a migration.
+#[test]
+fun set_version_by_the_admin_then_pay_succeeds() {
+    let (mut scenario, clock, pool_id) = start();
+    let grant_id = default_grant(&mut scenario, &clock, pool_id);
+    set_registry_version(&mut scenario, 0);
+
+    scenario.next_tx(ADMIN);
+    let cap = scenario.take_from_sender<AdminCap>();
+    let mut registry = scenario.take_shared<Registry>();
+    sa::set_version(&cap, &mut registry);
+    assert!(registry.registry_version() == 1);
+    assert!(event::events_by_type<sa::VersionSet>() == vector[sa::version_set_for_testing(1)]);
+    ts::return_shared(registry);
+    scenario.return_to_sender(cap);
+    let effects = scenario.next_tx(ADMIN);
+    assert!(effects.num_user_events() == 1);
+
+    pay_as(&mut scenario, DELEGATE, &clock, grant_id, pool_id, 100);
+    let (spent, _, _) = grant_state(&mut scenario, grant_id);
+    assert!(spent == 100);
+    assert_pool_value(&mut scenario, pool_id, INITIAL - 100);
+    finish(scenario, clock);
+}
+
+// The right is the AdminCap, not the publisher's address: whoever it was
+// handed to can set the version.
+#[test]
+fun set_version_by_whoever_holds_the_admin_cap() {
+    let mut scenario = publish();
+    scenario.next_tx(ADMIN);
+    let cap = scenario.take_from_sender<AdminCap>();
+    transfer::public_transfer(cap, STRANGER);
+    set_registry_version(&mut scenario, 0);
+    set_version_as(&mut scenario, STRANGER);
+    scenario.next_tx(STRANGER);
+    let registry = scenario.take_shared<Registry>();
+    assert!(registry.registry_version() == 1);
+    ts::return_shared(registry);
+    scenario.end();
 }
 
 // === Generated from packages/local-ledger/test/vectors/Vectors.ts by npm run move-vectors: do not edit ===
