@@ -37,6 +37,8 @@ export default defineConfig({
     // Most files spend much of their time waiting on the ledger's checkpoints and the agent's NOT_FINAL retries,
     // so one worker more than cores keeps both busy meanwhile.
     maxWorkers: 3,
-    sequence: { sequencer: LongestFirst }
+    sequence: { sequencer: LongestFirst },
+    // The browser tests drive the built console: rebuilt first whenever its sources are newer.
+    globalSetup: ["packages/console/test/support/FreshConsole.ts"]
   }
 })
