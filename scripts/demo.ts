@@ -74,13 +74,19 @@ const story = (seller: { readonly url: string }) => Effect.gen(function*() {
   yield* client.sellers.activate({ params: { id: service.id } }).pipe(sellerSession)
   yield* Console.log(`  ${service.id} is live at 25000 MIST per call`)
 
-  yield* step("The owner grants the agent a budget of 100000 MIST, at most 30000 per payment, and signs it")
+  yield* step("The owner grants the agent a budget of 200000 MIST, at most 30000 per payment and 125000 per day, and signs it")
   const created = yield* client.delegatedSigners.create({
     headers: { "idempotency-key": "demo-agent" },
     payload: {
       agentAddress: SuiAddress.make(agentKey.toSuiAddress()),
       name: "weather agent",
-      assetScopes: [{ asset: SUI, totalBudgetAtomic: PositiveAtomicAmount.make("100000"), maxPerPaymentAtomic: PositiveAtomicAmount.make("30000") }]
+      assetScopes: [{
+        asset: SUI,
+        totalBudgetAtomic: PositiveAtomicAmount.make("200000"),
+        maxPerPaymentAtomic: PositiveAtomicAmount.make("30000"),
+        // A daily window the chain enforces besides the total: the agent can never spend the whole budget in one day.
+        window: { limitAtomic: PositiveAtomicAmount.make("125000"), period: "day" }
+      }]
     }
   }).pipe(asOwner)
   const id = created.delegatedSignerId
@@ -131,9 +137,11 @@ const story = (seller: { readonly url: string }) => Effect.gen(function*() {
   yield* call("call 6")
 
   const final = yield* client.delegatedSigners.get({ params: { id } }).pipe(asOwner)
+  const grant = final.delegatedSigner.grants[0]
   const pool = (yield* client.spendAccounts.list().pipe(asOwner)).spendAccounts[0]
   yield* step("Balances")
   yield* Console.log(`  signer status: ${final.delegatedSigner.status}`)
+  yield* Console.log(`  spent today: ${grant?.spentThisWindowAtomic} of ${grant?.window?.limitAtomic} MIST per day; the window resets at ${grant?.windowResetsAt}`)
   yield* Console.log(`  pool balance: ${pool?.balance} MIST (of 1000000 deposited)`)
   yield* Console.log(`  seller received: ${yield* balanceOf(payee)} MIST`)
 })

@@ -1,6 +1,6 @@
 import { Context, type Effect, type Option } from "effect"
 import type { ChainTransaction } from "@gateway/domain/chain/ChainTransaction"
-import type { WindowTerms } from "@gateway/domain/chain/GrantWindow"
+import type { GrantWindow, WindowTerms } from "@gateway/domain/chain/GrantWindow"
 import type { SpendAccountPackage } from "@gateway/domain/chain/SpendAccountModule"
 import type { NotFinal, NotFound, Unavailable, UnsupportedAsset } from "@gateway/domain/Errors"
 import type * as Kinds from "./transactions/Kinds.ts"
@@ -15,6 +15,17 @@ export interface PoolRef {
 }
 
 export type PreparedKind = Kinds.PreparedKind
+
+/** A Grant object as the chain holds it now: what `pay` checks besides the caps. */
+export interface GrantOnChain {
+  readonly grantObjectId: string
+  readonly spent: bigint
+  /** As last written by `pay`: roll it to now (`rollWindow`) before reading `spent`. */
+  readonly window: GrantWindow
+  readonly recipients: ReadonlyArray<string>
+  readonly paused: boolean
+  readonly revoked: boolean
+}
 
 /**
  * What the gateway asks of the chain: find pools, build transaction kinds for
@@ -59,6 +70,8 @@ export class Chain extends Context.Service<Chain, {
     readonly memo: Uint8Array
   }): Effect.Effect<PreparedKind, Unavailable | NotFound>
   getTransaction(digest: string): Effect.Effect<ChainTransaction, NotFinal | Unavailable>
+  /** The Grants at `grantObjectIds`, read in batches; an id that names no Grant on chain is left out. */
+  readGrants(grantObjectIds: ReadonlyArray<string>): Effect.Effect<ReadonlyArray<GrantOnChain>, Unavailable>
   /** The initial shared version of a shared object, which offline builders need. */
   sharedVersion(objectId: string): Effect.Effect<bigint, Unavailable | NotFound>
 }>()("@gateway/chain/Chain") {}

@@ -6,11 +6,12 @@ import { Effect, Schedule, Schema } from "effect"
 import * as Kinds from "@gateway/chain/transactions/Kinds"
 import type { SpendAccountPackage } from "@gateway/domain/chain/SpendAccountModule"
 import type { ConnectionManifest } from "@gateway/domain/ConnectionManifest"
-import { type ManifestGrant, vouchedOffer } from "@gateway/domain/payment/OfferVouching"
+import { type ManifestGrant, vouchedByGrant, vouchedOffer } from "@gateway/domain/payment/OfferVouching"
 import { findSuiDelegateOffer, SUI_DELEGATE_SCHEME, type SuiDelegateOffer } from "@gateway/domain/payment/SuiDelegateOffer"
 import { proofMessage, proofUrl, sha256Hex } from "@gateway/domain/PaymentProof"
 import { memoOf } from "@gateway/domain/verify/PaymentVerifier"
 import { untilCheckpointed } from "./Finality.ts"
+import { readGrantState } from "./GrantState.ts"
 import { executeKind, type GasOptions, type LedgerUnreachable } from "./OwnerWallet.ts"
 
 /**
@@ -82,6 +83,28 @@ const registryRef = (client: ClientWithCoreApi, registryId: string) =>
   })
 
 /**
+ * Refuses, before anything is signed, a payment the grant on chain would
+ * refuse: a recipient it does not list, or more than its window has left now.
+ * Read fresh for every payment: the window counts payments made elsewhere too.
+ */
+export const vouchOnChain = (input: {
+  readonly client: ClientWithCoreApi
+  readonly pkg: SpendAccountPackage
+  readonly grant: ManifestGrant
+  readonly offer: SuiDelegateOffer
+  readonly amount: bigint
+}) =>
+  Effect.gen(function*() {
+    const { state, chainNowMs } = yield* Effect.tryPromise({
+      try: () => readGrantState(input.client, { packageId: input.pkg.originalId, grantObjectId: input.grant.grantObjectId }),
+      catch: (error) => new PaymentRefused({ reason: `the grant ${input.grant.grantObjectId} could not be read from the chain: ${String(error)}` })
+    })
+    // The chain's Clock rolls the window in `pay`; a payer's own clock may be off by more than a window's edge.
+    const vouching = vouchedByGrant(state, { amount: input.amount, recipient: input.offer.payTo, asset: input.offer.asset }, chainNowMs)
+    if (vouching._tag === "Refused") return yield* refuse(vouching.reason)
+  })
+
+/**
  * Pays an offer through the grant: `<publishedAt>::spend_account::pay<T>(registry,
  * grant, pool, amount, recipient, memo = UTF-8 of the nonce, clock)`, signed by the
  * agent's key and executed through `client`. Answers the digest; a payment the
@@ -123,7 +146,8 @@ export const payOffer = (input: {
 /**
  * An agent that pays for calls with its own key through the grant its owner
  * provisioned. It checks every challenge against the manifest before paying
- * (the gateway's origin, the package, the policy and caps) and refuses a
+ * (the gateway's origin, the package, the policy and caps) and against the
+ * grant on chain (its recipients, what its window has left), and refuses a
  * mismatch locally. It pays each challenge at most once: a challenge it has
  * paid, and a request it has paid for that did not get its answer, are
  * presented again with the same payment rather than paid again. It signs
@@ -232,7 +256,10 @@ export const makeAgent = (options: {
 
       const gas = options.gas === undefined ? undefined : yield* options.gas
       const digest = paidNonces.get(nonce) ??
-        (yield* payOffer({ pkg, signer, client, grant, offer, amount, ...(gas === undefined ? {} : { gas }) }))
+        (yield* Effect.andThen(
+          vouchOnChain({ client, pkg, grant, offer, amount }),
+          payOffer({ pkg, signer, client, grant, offer, amount, ...(gas === undefined ? {} : { gas }) })
+        ))
       paidNonces.set(nonce, digest)
       const credential = yield* credentialFor(offer, digest, { method, resourceUrl: offer.extra.resourceUrl, search: target.search, bodySha256 })
       unanswered.set(requestKey, credential)

@@ -9,12 +9,30 @@ import { paymentsList } from "./PaymentsList.ts"
 
 type SignerView = (typeof DelegatedSignerView)["Encoded"]
 
+type GrantView = SignerView["grants"][number]
+
+/** A window's period in words: its name, or its length for a period the API was given in milliseconds. */
+const perPeriod = (window: NonNullable<GrantView["window"]>) =>
+  window.period === "calendar_month" ? "per calendar month (UTC)" : window.period !== null ? `per ${window.period}` : `per ${window.periodMs ?? 0} ms`
+
+/** The window's limit, what the chain says was spent in the current one, and when it resets; dashes without a window. */
+const windowCells = (grant: GrantView, decimals: number | null) => {
+  const { window } = grant
+  if (window === null) return [h("td", { class: "window" }, "none"), h("td", { class: "window-spent" }, "—"), h("td", { class: "window-resets" }, "—")]
+  return [
+    h("td", { class: "window" }, `${amountText(window.limitAtomic, decimals, grant.coinType)} ${perPeriod(window)}`),
+    h("td", { class: "window-spent" }, grant.spentThisWindowAtomic === null ? "—" : amountText(grant.spentThisWindowAtomic, decimals, grant.coinType)),
+    h("td", { class: "window-resets" }, grant.windowResetsAt ?? "—")
+  ]
+}
+
 /** The grant's expiry in milliseconds since the epoch, "0" for none. */
 const expiryText = (expiryMs: string) => (expiryMs === "0" ? "never" : new Date(Number(expiryMs)).toISOString())
 
 /**
  * One delegated signer: its aggregate and per-grant status, each grant's
- * budget spent and remaining as the chain holds them, its payments, and the
+ * budget spent and remaining as the chain holds them, its window (what the
+ * gateway read of the chain: spent this window, when it resets), its payments, and the
  * owner's controls (pause, resume, revoke, the connection manifest).
  */
 export const signerCard = (context: ConsoleContext, initial: SignerView) => {
@@ -47,7 +65,8 @@ export const signerCard = (context: ConsoleContext, initial: SignerView) => {
         h("td", {}, amountText(grant.caps.sessionCap, decimals, grant.coinType)),
         h("td", {}, amountText(grant.caps.maxPerPayment, decimals, grant.coinType)),
         h("td", { class: "spent" }, spent),
-        h("td", { class: "remaining" }, remaining))
+        h("td", { class: "remaining" }, remaining),
+        ...windowCells(grant, decimals))
     }))
 
   const render = async () => {
@@ -64,8 +83,8 @@ export const signerCard = (context: ConsoleContext, initial: SignerView) => {
         h("span", { class: "status", "data-status": signer.status, "aria-label": `Status: ${signer.status}` }, signer.status)),
       h("p", { class: "mono" }, `${signer.id} · agent ${signer.agentAddress}`),
       h("div", { class: "scroll" }, h("table", {},
-        h("caption", {}, "Grants, with spent and remaining budget read from the chain"),
-        h("thead", {}, h("tr", {}, ...["Coin", "Status", "Expires", "Budget", "Per payment", "Spent", "Remaining"].map((c) => h("th", { scope: "col" }, c)))),
+        h("caption", {}, "Grants, with spent and remaining budget and the current window's spending read from the chain"),
+        h("thead", {}, h("tr", {}, ...["Coin", "Status", "Expires", "Budget", "Per payment", "Spent", "Remaining", "Window", "Spent this window", "Window resets"].map((c) => h("th", { scope: "col" }, c)))),
         h("tbody", {}, ...rows))),
       h("div", { class: "row actions" },
         button("Pause", "secondary pause", (b) => void change("pause", b), live && signer.status !== "paused" && signer.status !== "pausing"),

@@ -13,7 +13,15 @@ interface ScopeInputs {
   readonly budget: HTMLInputElement
   readonly perPayment: HTMLInputElement
   readonly expiry: HTMLInputElement
+  readonly windowPeriod: HTMLSelectElement
+  readonly windowLimit: HTMLInputElement
 }
+
+/** The periods the form offers; the API also takes any fixed `periodMs` from a minute to 366 days. */
+const WINDOW_PERIODS = [["", "No limit per period"], ["day", "Per day"], ["week", "Per week"], ["calendar_month", "Per calendar month (UTC)"]] as const
+type WindowPeriod = Exclude<(typeof WINDOW_PERIODS)[number][0], "">
+
+const isWindowPeriod = (value: string): value is WindowPeriod => WINDOW_PERIODS.some(([period]) => period !== "" && period === value)
 
 interface ReviewedScope {
   readonly asset: string
@@ -21,6 +29,23 @@ interface ReviewedScope {
   readonly totalBudgetAtomic: string
   readonly maxPerPaymentAtomic: string
   readonly expiresAt: string | null
+  readonly window: { readonly limitAtomic: string; readonly period: WindowPeriod } | null
+}
+
+const periodText = (period: WindowPeriod) => (period === "calendar_month" ? "calendar month (UTC)" : period)
+
+/** The scope's window as typed: none, or a limit per period checked against the cap and budget as the API will check it. */
+const reviewedWindow = (inputs: ScopeInputs, i: number, decimals: number | null, caps: { budget: string; perPayment: string }) => {
+  const period = inputs.windowPeriod.value
+  if (!isWindowPeriod(period)) return null
+  const limitAtomic = atomicOrFail(`Scope ${i + 1} limit per ${periodText(period)}`, inputs.windowLimit.value, decimals)
+  if (BigInt(limitAtomic) < BigInt(caps.perPayment)) {
+    throw new ApiFailure("INVALID", `Scope ${i + 1}: the limit per ${periodText(period)} is below the per-payment cap`)
+  }
+  if (BigInt(limitAtomic) > BigInt(caps.budget)) {
+    throw new ApiFailure("INVALID", `Scope ${i + 1}: the limit per ${periodText(period)} exceeds the total budget`)
+  }
+  return { limitAtomic, period }
 }
 
 /**
@@ -50,7 +75,9 @@ export const signerForm = (context: ConsoleContext, onCreated: () => Promise<voi
       asset: h("input", { id: `scope-${n}-asset`, required: true, value: n === 1 ? "0x2::sui::SUI" : "", list: "known-coins", autocomplete: "off", spellcheck: "false" }),
       budget: h("input", { id: `scope-${n}-budget`, required: true, inputmode: "decimal", autocomplete: "off" }),
       perPayment: h("input", { id: `scope-${n}-per-payment`, required: true, inputmode: "decimal", autocomplete: "off" }),
-      expiry: h("input", { id: `scope-${n}-expiry`, type: "datetime-local" })
+      expiry: h("input", { id: `scope-${n}-expiry`, type: "datetime-local" }),
+      windowPeriod: h("select", { id: `scope-${n}-window` }, ...WINDOW_PERIODS.map(([value, label]) => h("option", { value }, label))),
+      windowLimit: h("input", { id: `scope-${n}-window-limit`, inputmode: "decimal", autocomplete: "off" })
     }
     scopes.push(inputs)
     scopeList.append(h("fieldset", { class: "scope" },
@@ -58,7 +85,9 @@ export const signerForm = (context: ConsoleContext, onCreated: () => Promise<voi
       h("label", { for: inputs.asset.id }, "Coin type"), inputs.asset,
       h("label", { for: inputs.budget.id }, "Total budget (display units)"), inputs.budget,
       h("label", { for: inputs.perPayment.id }, "Per-payment cap (display units)"), inputs.perPayment,
-      h("label", { for: inputs.expiry.id }, "Expires (optional, your local time)"), inputs.expiry))
+      h("label", { for: inputs.expiry.id }, "Expires (optional, your local time)"), inputs.expiry,
+      h("label", { for: inputs.windowPeriod.id }, "Spending window (optional; the chain enforces it)"), inputs.windowPeriod,
+      h("label", { for: inputs.windowLimit.id }, "Limit per window (display units)"), inputs.windowLimit))
     invalidate()
   }
 
@@ -90,7 +119,8 @@ export const signerForm = (context: ConsoleContext, onCreated: () => Promise<voi
         throw new ApiFailure("INVALID", `Scope ${i + 1}: the per-payment cap exceeds the total budget`)
       }
       const expiresAt = inputs.expiry.value === "" ? null : new Date(inputs.expiry.value).toISOString()
-      return { asset, decimals, totalBudgetAtomic, maxPerPaymentAtomic, expiresAt }
+      const window = reviewedWindow(inputs, i, decimals, { budget: totalBudgetAtomic, perPayment: maxPerPaymentAtomic })
+      return { asset, decimals, totalBudgetAtomic, maxPerPaymentAtomic, expiresAt, window }
     }))
     const row = (scope: ReviewedScope, label: string, typed: string, atomic: string) =>
       h("tr", {}, h("td", {}, label), h("td", {}, typed), h("td", { class: "mono" }, atomic),
@@ -104,10 +134,14 @@ export const signerForm = (context: ConsoleContext, onCreated: () => Promise<voi
           if (inputs === undefined) return []
           return [
             row(scope, `${scope.asset} budget`, inputs.budget.value, scope.totalBudgetAtomic),
-            row(scope, `${scope.asset} per payment`, inputs.perPayment.value, scope.maxPerPaymentAtomic)
+            row(scope, `${scope.asset} per payment`, inputs.perPayment.value, scope.maxPerPaymentAtomic),
+            ...(scope.window === null ? [] : [row(scope, `${scope.asset} per ${periodText(scope.window.period)}`, inputs.windowLimit.value, scope.window.limitAtomic)])
           ]
         })))),
-      ...result.map((scope) => h("p", {}, `${scope.asset}: expires ${scope.expiresAt ?? "never"}; budget ${amountText(scope.totalBudgetAtomic, scope.decimals, scope.asset)}`)))
+      ...result.map((scope) =>
+        h("p", {}, `${scope.asset}: expires ${scope.expiresAt ?? "never"}; budget ${amountText(scope.totalBudgetAtomic, scope.decimals, scope.asset)}${
+          scope.window === null ? "" : `; at most ${amountText(scope.window.limitAtomic, scope.decimals, scope.asset)} per ${periodText(scope.window.period)}`
+        }`)))
     reviewed = result
     createButton.hidden = false
     createButton.focus()
@@ -141,7 +175,8 @@ export const signerForm = (context: ConsoleContext, onCreated: () => Promise<voi
           asset: scope.asset,
           totalBudgetAtomic: scope.totalBudgetAtomic,
           maxPerPaymentAtomic: scope.maxPerPaymentAtomic,
-          ...(scope.expiresAt === null ? {} : { expiresAt: scope.expiresAt })
+          ...(scope.expiresAt === null ? {} : { expiresAt: scope.expiresAt }),
+          ...(scope.window === null ? {} : { window: scope.window })
         }))
       }, idempotencyKey)
       const unsigned = created.grants.filter((grant) => !finalized.has(grant.grantId))

@@ -8,11 +8,12 @@ import { ConnectionManifest } from "@gateway/domain/ConnectionManifest"
 import { Ed25519Keypair } from "@mysten/sui/keypairs/ed25519"
 import { randomBytes } from "node:crypto"
 import { readFile } from "node:fs/promises"
+import { join } from "node:path"
 import { liveService, paidCallEnv, SUI } from "../../server/test/support/Scenario.ts"
 import { TestLedger } from "../../server/test/support/TestLedger.ts"
 import { BaseUrl } from "../../server/test/support/TestServer.ts"
 import { Upstream } from "../../server/test/support/Upstream.ts"
-import { browserOf, connectAndSignIn, freshOutput, run, step, testKey, walletLog, walletPage } from "./support/Browser.ts"
+import { browserOf, connectAndSignIn, freshOutput, OUTPUT, run, step, testKey, walletLog, walletPage } from "./support/Browser.ts"
 
 /** A second coin with no metadata on chain, so its amounts are typed in atomic units. */
 const TEST_COIN = `0x${randomBytes(32).toString("hex")}::test_coin::TEST`
@@ -84,6 +85,9 @@ layer(Env, { timeout: 240_000, excludeTestServices: true })("the owner's console
         await page.locator("#scope-1-asset").fill(SUI)
         await page.locator("#scope-1-budget").fill("0.01")
         await page.locator("#scope-1-per-payment").fill("0.001")
+        // A daily window on SUI, which the chain enforces besides the budget.
+        await page.locator("#scope-1-window").selectOption("day")
+        await page.locator("#scope-1-window-limit").fill("0.005")
         await page.locator("#add-scope").click()
         await page.locator("#scope-2-asset").fill(TEST_COIN)
         await page.locator("#scope-2-budget").fill("200")
@@ -93,6 +97,7 @@ layer(Env, { timeout: 240_000, excludeTestServices: true })("the owner's console
         await review.getByRole("row", { name: /budget 0\.01 10000000 0\.01/ }).waitFor()
         await review.getByRole("row", { name: /per payment 0\.001 1000000 0\.001/ }).waitFor()
         await review.getByRole("row", { name: /budget 200 200 200 atomic/ }).waitFor()
+        await review.getByRole("row", { name: /per day 0\.005 5000000 0\.005/ }).waitFor()
       }))
       yield* run(() => step(page, story, "07-active", async () => {
         await page.locator("#create-signer").click()
@@ -103,6 +108,9 @@ layer(Env, { timeout: 240_000, excludeTestServices: true })("the owner's console
       assert.deepStrictEqual((yield* run(() => walletLog(page))).slice(before), ["signAndExecuteTransaction", "signAndExecuteTransaction"])
       assert.strictEqual(yield* run(() => card.locator("tr[data-grant]").count()), 2)
       yield* run(() => card.locator("tr[data-grant] .remaining", { hasText: "0.01 SUI (10000000 atomic)" }).waitFor())
+      const suiRow = card.locator("tr[data-grant]").filter({ has: page.getByRole("cell", { name: "SUI", exact: true }) })
+      yield* run(() => suiRow.locator(".window", { hasText: "0.005 SUI (5000000 atomic) per day" }).waitFor())
+      yield* run(() => card.locator("tr[data-grant] .window", { hasText: /^none$/ }).waitFor())
 
       // The agent gets the manifest as a download, and pays for one call through the SDK.
       const download = yield* run(async () => {
@@ -120,6 +128,11 @@ layer(Env, { timeout: 240_000, excludeTestServices: true })("the owner's console
         await card.getByRole("button", { name: "Refresh" }).click()
         await card.locator("tr[data-grant] .remaining", { hasText: "0.0096 SUI (9600000 atomic)" }).waitFor()
         await card.locator("tr[data-grant] .spent", { hasText: "0.0004 SUI (400000 atomic)" }).waitFor()
+        // The window's spending as the chain holds it, and when the window resets (a day after the grant's creation).
+        await suiRow.locator(".window-spent", { hasText: "0.0004 SUI (400000 atomic)" }).waitFor()
+        const resets = Date.parse(await suiRow.locator(".window-resets").innerText())
+        assert.isTrue(resets > Date.now() && resets <= Date.now() + 86_400_000, `resets at ${resets}`)
+        await card.locator("table").first().screenshot({ path: join(OUTPUT, story, "08-window-figures.png") })
         const payment = card.locator(".payments tbody tr", { hasText: "0.0004 SUI (400000 atomic)" })
         await payment.locator(".outcome", { hasText: "forwarded" }).waitFor()
         await payment.getByText(paid.digest ?? "no digest").waitFor()

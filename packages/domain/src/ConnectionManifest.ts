@@ -3,6 +3,7 @@ import { AtomicAmount } from "./Amount.ts"
 import { CoinType } from "./CoinType.ts"
 import { DelegatedSignerId, GrantId } from "./Ids.ts"
 import { PolicyRule } from "./Policy.ts"
+import { SpendingWindowView } from "./SpendingWindow.ts"
 import { ObjectId, SuiAddress } from "./SuiAddress.ts"
 
 /** What an agent needs to pay through one grant. Non-secret by construction: it holds no key. */
@@ -16,7 +17,13 @@ export const ManifestGrant = Schema.Struct({
   coinType: CoinType,
   sessionCap: AtomicAmount,
   maxPerPayment: AtomicAmount,
-  expiry: Schema.String
+  expiry: Schema.String,
+  /**
+   * The grant's window terms (null for none) and on-chain recipient list (empty for any). Optional so
+   * manifests handed out before issue 25 still decode; the SDK reads the grant's window state from the chain anyway.
+   */
+  window: Schema.optionalKey(Schema.NullOr(SpendingWindowView)),
+  recipients: Schema.optionalKey(Schema.Array(SuiAddress))
 })
 
 export const ConnectionManifest = Schema.Struct({

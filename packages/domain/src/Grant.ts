@@ -3,6 +3,7 @@ import { AtomicAmount } from "./Amount.ts"
 import { CoinType } from "./CoinType.ts"
 import { GrantId, PolicyId } from "./Ids.ts"
 import { GrantStatus, GrantViewStatus } from "./SignerStatus.ts"
+import { SpendingWindowView, StoredWindow } from "./SpendingWindow.ts"
 import { ObjectId, SuiAddress } from "./SuiAddress.ts"
 
 export const Caps = Schema.Struct({
@@ -52,7 +53,18 @@ export const GrantView = Schema.Struct({
   policyIds: Schema.Array(PolicyId),
   onChainPolicyIds: Schema.Array(OnChainPolicyId),
   caps: Caps,
-  expiry: Schema.String
+  expiry: Schema.String,
+  /** At most this much per period besides the total budget; null for none. */
+  window: Schema.NullOr(SpendingWindowView),
+  /** The only recipients the chain lets the grant pay; empty for any. */
+  recipients: Schema.Array(SuiAddress),
+  /**
+   * Paid in the current window as the chain holds it (payments the gateway did not see included),
+   * rolled to now; null without a window or before the grant is on chain.
+   */
+  spentThisWindowAtomic: Schema.NullOr(AtomicAmount),
+  /** When the current window ends and the next starts afresh (ISO 8601); null as `spentThisWindowAtomic`. */
+  windowResetsAt: Schema.NullOr(Schema.String)
 })
 export type GrantView = typeof GrantView.Type
 
@@ -68,6 +80,10 @@ export const Grant = Schema.Struct({
   maxPerPayment: AtomicAmount,
   /** Milliseconds since the epoch; 0 for no expiry. */
   expiryMs: Schema.BigInt,
+  /** The create's window arguments; kind 0 (none) for grants created without one. */
+  window: StoredWindow,
+  /** The recipients the create lists on chain, compiled from the policy snapshot; empty for any. */
+  recipients: Schema.Array(SuiAddress),
   /** Which pause/resume functions apply: 0 for grants from create_policy_grant. */
   kind: Schema.Number,
   status: GrantStatus,

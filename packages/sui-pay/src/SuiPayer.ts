@@ -1,7 +1,7 @@
 import type { ClientWithCoreApi } from "@mysten/sui/client"
 import type { Signer } from "@mysten/sui/cryptography"
 import { Effect } from "effect"
-import { packageOf, payOffer } from "@gateway/client/AgentSdk"
+import { packageOf, payOffer, vouchOnChain } from "@gateway/client/AgentSdk"
 import type { ConnectionManifest } from "@gateway/domain/ConnectionManifest"
 import { type Vouching, vouchedOffer } from "@gateway/domain/payment/OfferVouching"
 import type { SuiPaymentPayload } from "@gateway/domain/payment/PaymentCredential"
@@ -32,7 +32,8 @@ export interface SuiPayerOptions {
  * `payingFor`) first: the request is on the origin of the manifest's
  * `apiBaseUrl`, at the path of the offer's resource, with its method; then the
  * package, network, asset, per-payment cap, grant and challenge expiry and the
- * owner's policy. Outside `payingFor` the request is unknown, so nothing is
+ * owner's policy; then, read from the chain, the grant's recipients and what
+ * its window has left. Outside `payingFor` the request is unknown, so nothing is
  * paid: a foreign website's copy of a gateway 402 looks exactly like the real
  * one. An accepted offer is paid through the grant, waited on until
  * checkpointed, and answered with the digest and a challenge-bound proof of
@@ -49,7 +50,8 @@ export const makeSuiPayer = (options: SuiPayerOptions) => {
 
   const payOnce = (offer: SuiDelegateOffer, vouched: Vouched) =>
     Effect.runPromise(
-      payOffer({ pkg, signer, client, grant: vouched.grant, offer, amount: vouched.amount }).pipe(
+      vouchOnChain({ client, pkg, grant: vouched.grant, offer, amount: vouched.amount }).pipe(
+        Effect.andThen(payOffer({ pkg, signer, client, grant: vouched.grant, offer, amount: vouched.amount })),
         Effect.mapError((refused) => new Error(`sui-delegate: ${refused.reason}`))
       )
     )

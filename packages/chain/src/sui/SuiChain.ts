@@ -5,6 +5,7 @@ import { Effect, Layer, Option } from "effect"
 import type { ChainTransaction } from "@gateway/domain/chain/ChainTransaction"
 import {
   grantType,
+  grantWindowOf,
   MODULE,
   normalizeCoinType,
   poolIdOf,
@@ -17,7 +18,7 @@ import { encodeBase64 } from "../Base64.ts"
 import { kindBuilders } from "../transactions/KindBuilders.ts"
 import { makeMemo } from "../Memo.ts"
 import type { SharedRef } from "../transactions/Kinds.ts"
-import { Chain, type PoolRef } from "../Chain.ts"
+import { Chain, type GrantOnChain, type PoolRef } from "../Chain.ts"
 import { describeExecutionError } from "./ExecutionErrorText.ts"
 import { moveCallsOf } from "./MoveCalls.ts"
 
@@ -33,6 +34,9 @@ export interface SuiChainConfig {
 
 /** A node that does not answer in this long is treated as down, so a request never hangs on it. */
 const CALL_TIMEOUT = "10 seconds"
+
+/** Objects asked for in one `getObjects`: JSON-RPC's multi-get limit, which full nodes' batch reads also accept. */
+const OBJECTS_PER_BATCH = 50
 
 /** Derived pool ids remembered, by owner and coin type; past this many the memo starts over, so it stays bounded. */
 const POOL_IDS_KEPT = 10_000
@@ -193,7 +197,7 @@ export const layer = (config: SuiChainConfig): Layer.Layer<Chain> =>
     const payRefs = (grantObjectId: string) =>
       Effect.gen(function*() {
         const grant = yield* sharedObject(grantObjectId)
-        if (normalizeStructTag(grant.object.type) !== normalizeStructTag(grantType(pkg.originalId))) {
+        if (!isGrant(grant.object)) {
           return yield* notFound(`object ${grantObjectId} is not a Grant`)
         }
         const fields = yield* decodeOr(`grant ${grantObjectId}`, () => Structs.Grant.parse(grant.object.content))
@@ -202,6 +206,28 @@ export const layer = (config: SuiChainConfig): Layer.Layer<Chain> =>
         if (Option.isNone(coinType)) return yield* unavailable(`object ${fields.pool_id} is not a spend_account Pool`)
         return { grant: grant.ref, pool: pool.ref, coinType: coinType.value }
       }).pipe(Effect.withSpan("SuiChain.payRefs", { attributes: { objectId: grantObjectId } }))
+
+    const isGrant = (object: ChainObject) => normalizeStructTag(object.type) === normalizeStructTag(grantType(pkg.originalId))
+
+    /** Grants in batches of OBJECTS_PER_BATCH; ids that are not Grants on chain are left out (a view shows no figures for them). */
+    const readGrants = (grantObjectIds: ReadonlyArray<string>) =>
+      Effect.gen(function*() {
+        const ids = [...new Set(grantObjectIds)]
+        const batches = Array.from({ length: Math.ceil(ids.length / OBJECTS_PER_BATCH) }, (_, i) => ids.slice(i * OBJECTS_PER_BATCH, (i + 1) * OBJECTS_PER_BATCH))
+        const found = (yield* Effect.forEach(batches, objects, { concurrency: 4 })).flat()
+        return yield* Effect.forEach(
+          found.flatMap((object) => Option.isSome(object) && isGrant(object.value) ? [object.value] : []),
+          (object) =>
+            Effect.map(decodeOr(`grant ${object.objectId}`, () => Structs.Grant.parse(object.content)), (fields): GrantOnChain => ({
+              grantObjectId: normalizeSuiAddress(object.objectId),
+              spent: BigInt(fields.spent),
+              window: grantWindowOf(fields),
+              recipients: fields.recipients.map((r) => normalizeSuiAddress(r)),
+              paused: fields.paused,
+              revoked: fields.revoked
+            }))
+        )
+      }).pipe(Effect.withSpan("SuiChain.readGrants", { attributes: { count: grantObjectIds.length } }))
 
     const getTransaction = (digest: string) =>
       Effect.gen(function*() {
@@ -267,6 +293,7 @@ export const layer = (config: SuiChainConfig): Layer.Layer<Chain> =>
       buildFundPool: (input) => builders.buildFundPool(input).pipe(Effect.withSpan("SuiChain.buildFundPool", { attributes: { coinType: input.coinType } })),
       buildPay: (input) => builders.buildPay(input).pipe(Effect.withSpan("SuiChain.buildPay", { attributes: { objectId: input.grantObjectId } })),
       getTransaction,
+      readGrants,
       sharedVersion: (objectId) =>
         Effect.map(sharedObject(objectId), ({ ref }) => ref.initialSharedVersion).pipe(Effect.withSpan("SuiChain.sharedVersion", { attributes: { objectId } }))
     })

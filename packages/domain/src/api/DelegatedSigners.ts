@@ -52,7 +52,7 @@ export class DelegatedSignersApi extends HttpApiGroup.make("delegatedSigners")
     }).annotateMerge(OpenApi.annotations({
       summary: "Create a delegated signer",
       description:
-        "Plans one grant per asset scope for the agent's address and answers the transaction kind the owner signs for each; the signer is active once each grant is finalized. Needs an idempotency key (header or body); the same key with the same body replays the first answer."
+        "Plans one grant per asset scope for the agent's address and answers the transaction kind the owner signs for each; the signer is active once each grant is finalized. Needs an idempotency key (header or body); the same key with the same body replays the first answer. A scope's optional window (`{ limitAtomic, period: hour | day | week | calendar_month }` or `{ limitAtomic, periodMs }`, a minute to 366 days) caps what may be paid per period, between the per-payment cap and the total budget; the chain enforces it. The grant's on-chain recipient list is compiled from the attached policies (at most 16, else INVALID)."
     })),
     HttpApiEndpoint.get("list", "/", { query: ListQuery, success: DelegatedSignerList }).annotateMerge(OpenApi.annotations({
       summary: "List your delegated signers",
@@ -61,7 +61,8 @@ export class DelegatedSignersApi extends HttpApiGroup.make("delegatedSigners")
     HttpApiEndpoint.get("get", "/:id", { params: signerParams, success: DelegatedSignerEnvelope, error: NotFound }).annotateMerge(
       OpenApi.annotations({
         summary: "Read a delegated signer",
-        description: "One of your delegated signers with its aggregate status and each grant's status, caps and expiry."
+        description:
+          "One of your delegated signers with its aggregate status and each grant's status, caps, expiry, window and recipients, and what the chain says was spent in the current window (`spentThisWindowAtomic`, `windowResetsAt`)."
       })
     ),
     HttpApiEndpoint.get("manifest", "/:id/manifest", {

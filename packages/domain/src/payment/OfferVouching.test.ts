@@ -1,6 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import type { ConnectionManifest } from "../ConnectionManifest.ts"
-import { vouchedOffer } from "./OfferVouching.ts"
+import { NO_WINDOW, WindowKind } from "../chain/GrantWindow.ts"
+import { type GrantState, vouchedByGrant, vouchedOffer } from "./OfferVouching.ts"
 import type { SuiDelegateOffer } from "./SuiDelegateOffer.ts"
 
 const ID = `0x${"1".repeat(64)}`
@@ -73,5 +74,39 @@ describe("vouchedOffer: only the gateway's own paid-call address", () => {
     const direct = "https://gw.example/v1/pay/svc_1"
     expect(vouchedOffer(manifest("https://gw.example"), offer(direct), NOW, request("https://site.example/v1/pay/svc_1"))._tag).toBe("Refused")
     expect(vouchedOffer(manifest("https://gw.example"), offer(direct), NOW, request("https://gw.example/v1/pay/svc_2"))._tag).toBe("Refused")
+  })
+})
+
+describe("vouchedByGrant: what the grant on chain would refuse", () => {
+  const DAY = 86_400_000n
+  const START = BigInt(NOW) - 3_600_000n
+  const daily = (spent: bigint): GrantState => ({
+    window: { kind: WindowKind.period, periodMs: DAY, limit: 300n, startMs: START, spent },
+    recipients: []
+  })
+  const payment = (amount: bigint, recipient = ID) => ({ amount, recipient, asset: "0x2::sui::SUI" })
+
+  it("pays within what the window has left, up to exactly its limit", () => {
+    expect(vouchedByGrant(daily(200n), payment(100n), NOW)._tag).toBe("Vouched")
+    expect(vouchedByGrant({ window: NO_WINDOW, recipients: [] }, payment(10_000n), NOW)._tag).toBe("Vouched")
+  })
+
+  it("refuses more than the window has left, saying how much and until when", () => {
+    const vouching = vouchedByGrant(daily(250n), payment(51n), NOW)
+    expect(vouching).toEqual({
+      _tag: "Refused",
+      reason: `window: 51 exceeds the 50 left of the grant's 300 per window for 0x2::sui::SUI, until ${new Date(Number(START + DAY)).toISOString()}`
+    })
+  })
+
+  it("counts a window that has ended as empty, as the chain rolls it", () => {
+    expect(vouchedByGrant(daily(300n), payment(100n), Number(START + DAY))._tag).toBe("Vouched")
+    expect(vouchedByGrant(daily(300n), payment(100n), Number(START + DAY) - 1)._tag).toBe("Refused")
+  })
+
+  it("refuses a recipient the grant does not list, comparing addresses normalized", () => {
+    const listed: GrantState = { window: NO_WINDOW, recipients: [`0x${"2".repeat(64)}`] }
+    expect(vouchedByGrant(listed, payment(1n), NOW)).toMatchObject({ _tag: "Refused", reason: expect.stringMatching(/^recipient: /) })
+    expect(vouchedByGrant(listed, payment(1n, `0x${"2".repeat(64).toUpperCase()}`), NOW)._tag).toBe("Vouched")
   })
 })

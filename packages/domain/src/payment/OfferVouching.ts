@@ -1,3 +1,5 @@
+import { normalizeSuiAddress } from "@mysten/sui/utils"
+import { type GrantWindow, rollWindow, windowEndMs, windowRemaining } from "../chain/GrantWindow.ts"
 import { normalizeCoinType } from "../chain/SpendAccountModule.ts"
 import type { ConnectionManifest } from "../ConnectionManifest.ts"
 import { policyAllows } from "../Policy.ts"
@@ -60,4 +62,40 @@ export const vouchedOffer = (
     return refused(`policy: ${extra.serviceId} ${extra.method} ${extra.path} paying ${offer.payTo} in ${offer.asset} is not allowed`)
   }
   return { _tag: "Vouched", grant, amount }
+}
+
+/** What the payer reads of its grant on chain before paying: what `pay` checks besides the caps the manifest holds. */
+export interface GrantState {
+  /** As the chain last wrote it; rolled to now here, as `pay` rolls it. */
+  readonly window: GrantWindow
+  /** Empty for any recipient. */
+  readonly recipients: ReadonlyArray<string>
+}
+
+/**
+ * Whether the grant as the chain holds it would take this payment: the
+ * recipient is on its list (when it lists any), and the amount fits what its
+ * window has left at `nowMs`. The chain would refuse either after the agent
+ * paid gas for it; the window counts payments made anywhere, which the
+ * manifest cannot know. The caps and expiry are `vouchedOffer`'s.
+ */
+export const vouchedByGrant = (
+  state: GrantState,
+  payment: { readonly amount: bigint; readonly recipient: string; readonly asset: string },
+  nowMs: number
+): { readonly _tag: "Vouched" } | { readonly _tag: "Refused"; readonly reason: string } => {
+  const recipient = normalizeSuiAddress(payment.recipient)
+  if (state.recipients.length > 0 && !state.recipients.some((r) => normalizeSuiAddress(r) === recipient)) {
+    return { _tag: "Refused", reason: `recipient: ${payment.recipient} is not among the ${state.recipients.length} recipients the grant for ${payment.asset} may pay` }
+  }
+  const now = BigInt(nowMs)
+  const left = windowRemaining(state.window, now)
+  if (left !== undefined && payment.amount > left) {
+    const resetsAt = new Date(Number(windowEndMs(rollWindow(state.window, now)))).toISOString()
+    return {
+      _tag: "Refused",
+      reason: `window: ${payment.amount} exceeds the ${left} left of the grant's ${state.window.limit} per window for ${payment.asset}, until ${resetsAt}`
+    }
+  }
+  return { _tag: "Vouched" }
 }

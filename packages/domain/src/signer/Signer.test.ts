@@ -2,6 +2,7 @@ import { toHex } from "@mysten/sui/utils"
 import { describe, expect, it } from "@effect/vitest"
 import { Option } from "effect"
 import type { ChainTransaction } from "../chain/ChainTransaction.ts"
+import { WindowKind } from "../chain/GrantWindow.ts"
 import { nonceBytes, type SpendAccountPackage } from "../chain/SpendAccountModule.ts"
 import { AtomicAmount } from "../Amount.ts"
 import { CoinType } from "../CoinType.ts"
@@ -9,11 +10,12 @@ import type { DelegatedSigner } from "../DelegatedSigner.ts"
 import type { Grant } from "../Grant.ts"
 import { DelegatedSignerId, GrantId } from "../Ids.ts"
 import type { GrantStatus } from "../SignerStatus.ts"
+import { NO_STORED_WINDOW } from "../SpendingWindow.ts"
 import { ObjectId, SuiAddress } from "../SuiAddress.ts"
 import { isCreateOf } from "../verify/CreateCall.ts"
 import { applyDecision, decideFinalize, decideRecorded, type DigestRecord, digestRecordFor, type FinalizeStep } from "./DecideFinalize.ts"
 import { planPrepare } from "./PlanPrepare.ts"
-import { grantStatusAt, statusAt, viewOf } from "./SignerView.ts"
+import { grantStatusAt, statusAt, viewOf, windowedGrantObjects } from "./SignerView.ts"
 
 const HOUR = 3_600_000
 const CREATED = 1_000_000
@@ -28,6 +30,8 @@ const grant = (n: number, status: GrantStatus, overrides: Partial<Grant> = {}): 
   sessionCap: AtomicAmount.make("1000"),
   maxPerPayment: AtomicAmount.make("100"),
   expiryMs: 0n,
+  window: NO_STORED_WINDOW,
+  recipients: [],
   kind: 0,
   status,
   grantObjectId: status === "pending" || status === "failed" ? null : ObjectId.make(hex(200 + n)),
@@ -66,6 +70,28 @@ describe("viewOf", () => {
     expect(grantStatusAt(grant(2, "pending"), at(CREATED + 24 * HOUR))).toBe("pending")
     expect(viewOf(s, at(CREATED + 24 * HOUR + 1)).status).toBe("expired")
     expect(viewOf(s, at(CREATED)).createdAt).toBe(new Date(CREATED).toISOString())
+  })
+
+  it("shows the window's terms, and its spending as the chain holds it, rolled to now", () => {
+    const DAY = 24 * HOUR
+    const daily = { kind: WindowKind.period, periodMs: AtomicAmount.make(String(DAY)), limit: AtomicAmount.make("300") } as const
+    const s = signer(grant(1, "active", { window: daily }), grant(2, "active"), grant(3, "pending", { window: daily }))
+    const onChain = new Map([[hex(201), { kind: WindowKind.period, periodMs: BigInt(DAY), limit: 300n, startMs: BigInt(CREATED), spent: 120n }]])
+    const [windowed, open, pending] = viewOf(s, at(CREATED + HOUR), onChain).grants
+    expect(windowed).toMatchObject({
+      window: { limitAtomic: "300", period: "day", periodMs: DAY },
+      spentThisWindowAtomic: "120",
+      windowResetsAt: new Date(CREATED + DAY).toISOString()
+    })
+    expect(open).toMatchObject({ window: null, spentThisWindowAtomic: null, windowResetsAt: null })
+    // Not on chain yet: its terms, but no figures.
+    expect(pending).toMatchObject({ window: { period: "day" }, spentThisWindowAtomic: null, windowResetsAt: null })
+    // A day and a half later the window has rolled: nothing spent in the one that began a day after the first.
+    expect(viewOf(s, at(CREATED + DAY + DAY / 2), onChain).grants[0]).toMatchObject({
+      spentThisWindowAtomic: "0",
+      windowResetsAt: new Date(CREATED + 2 * DAY).toISOString()
+    })
+    expect(windowedGrantObjects([s])).toEqual([hex(201)])
   })
 })
 

@@ -1,12 +1,14 @@
 import { createHash } from "node:crypto"
 import { Effect, Option } from "effect"
 import { Chain } from "@gateway/chain/Chain"
-import { WindowKind } from "@gateway/domain/chain/GrantWindow"
+import { MAX_RECIPIENTS } from "@gateway/domain/chain/SpendAccountModule"
 import type { CreateDelegatedSigner, CreatedDelegatedSigner } from "@gateway/domain/DelegatedSigner"
 import { UnsupportedAsset } from "@gateway/domain/Errors"
 import { expiryMs } from "@gateway/domain/ExpiresAt"
 import { DelegatedSignerId, GrantId } from "@gateway/domain/Ids"
+import { onChainRecipients } from "@gateway/domain/signer/OnChainRecipients"
 import { statusAt } from "@gateway/domain/signer/SignerView"
+import { storedWindowOf, windowTermsOf } from "@gateway/domain/SpendingWindow"
 import { ObjectId, type SuiAddress } from "@gateway/domain/SuiAddress"
 import { type PolicySnapshot, Policies } from "../owners/Policies.ts"
 import { newId } from "../storage/NewId.ts"
@@ -38,10 +40,25 @@ interface GrantTerms {
   readonly deadlineMs: bigint
 }
 
+/**
+ * Each scope's on-chain recipient list, compiled from the snapshot; more than the module's bound
+ * is INVALID before anything is built or written.
+ */
+const recipientsPerScope = (snapshot: PolicySnapshot, scopes: CreateDelegatedSigner["assetScopes"]) =>
+  Effect.forEach(scopes, (scope, i) => {
+    const compiled = onChainRecipients(snapshot.rules, scope.asset)
+    return compiled._tag === "Listed"
+      ? Effect.succeed(compiled.recipients)
+      : Effect.fail(invalid(
+        `body.assetScopes.${i}.asset: the attached policies allow ${compiled.count} recipients for ${scope.asset}; a grant lists at most ${MAX_RECIPIENTS} on chain (MAX_RECIPIENTS): narrow the policies' recipients or leave them open`
+      ))
+  })
+
 /** One asset scope's grant: its create kind, built against the owner's pool of that asset. */
 const prepareGrant = Effect.fnUntraced(function*(
   { owner, delegate, snapshot, deadlineMs }: GrantTerms,
   scope: CreateDelegatedSigner["assetScopes"][number],
+  recipients: ReadonlyArray<string>,
   i: number
 ) {
   const chain = yield* Chain
@@ -54,6 +71,7 @@ const prepareGrant = Effect.fnUntraced(function*(
   }
   const grantId = GrantId.make(newId("g"))
   const expiry = expiryMs(scope.expiresAt)
+  const window = windowTermsOf(scope.window)
   const prepared = yield* chain.buildCreateGrant({
     sender: owner,
     pool: pool.value,
@@ -63,11 +81,13 @@ const prepareGrant = Effect.fnUntraced(function*(
     sessionCap: BigInt(scope.totalBudgetAtomic),
     maxPerPayment: BigInt(scope.maxPerPaymentAtomic),
     expiryMs: expiry,
-    window: { kind: WindowKind.none },
-    recipients: [],
+    window,
+    recipients,
     policyIds: snapshot.onChainPolicyIds.map(BigInt)
   })
+  const stored = { window: storedWindowOf(window), recipients }
   return {
+    stored,
     grantId,
     asset: scope.asset,
     coinType: scope.asset,
@@ -104,7 +124,9 @@ export const createSigner = Effect.fn("Signers.create")(function*(owner: SuiAddr
   const signerId = DelegatedSignerId.make(newId("ds"))
   // The create kinds go stale with the pending window: a create executed after it aborts on chain.
   const terms: GrantTerms = { owner, delegate: body.agentAddress, snapshot, deadlineMs: BigInt(now + pendingTtlMs) }
-  const grants = yield* Effect.forEach(body.assetScopes, (scope, i) => prepareGrant(terms, scope, i))
+  const recipients = yield* recipientsPerScope(snapshot, body.assetScopes)
+  const prepared = yield* Effect.forEach(body.assetScopes, (scope, i) => prepareGrant(terms, scope, recipients[i] ?? [], i))
+  const grants = prepared.map(({ stored: _, ...grant }) => grant)
 
   const response: CreatedDelegatedSigner = {
     status: "awaiting_owner_signature",
@@ -127,13 +149,15 @@ export const createSigner = Effect.fn("Signers.create")(function*(owner: SuiAddr
     idempotencyKey: key,
     requestHash: hash,
     createResponse: response,
-    grants: grants.map((g) => ({
+    grants: prepared.map((g) => ({
       id: g.grantId,
       coinType: g.coinType,
       poolId: g.pool,
       sessionCap: g.caps.sessionCap,
       maxPerPayment: g.caps.maxPerPayment,
       expiryMs: g.expiry,
+      window: g.stored.window,
+      recipients: g.stored.recipients,
       kind: 0
     })),
     now: new Date(now)

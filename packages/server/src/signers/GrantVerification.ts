@@ -1,11 +1,11 @@
 import { Context, Effect, Layer } from "effect"
 import { Chain } from "@gateway/chain/Chain"
-import { WindowKind } from "@gateway/domain/chain/GrantWindow"
 import type { ChainTransaction } from "@gateway/domain/chain/ChainTransaction"
 import type { DelegatedSigner } from "@gateway/domain/DelegatedSigner"
 import type { VerificationError } from "@gateway/domain/Errors"
 import type { Grant } from "@gateway/domain/Grant"
 import type { FinalizeAction } from "@gateway/domain/SignerStateMachine"
+import { termsOfStored } from "@gateway/domain/SpendingWindow"
 import { ObjectId } from "@gateway/domain/SuiAddress"
 import { verifyGrantCreated } from "@gateway/domain/verify/GrantCreatedVerifier"
 import { verifyGrantPauseSet } from "@gateway/domain/verify/GrantPauseSetVerifier"
@@ -47,8 +47,8 @@ export class GrantVerification extends Context.Service<GrantVerification, {
                 sessionCap: BigInt(grant.sessionCap),
                 maxPerPayment: BigInt(grant.maxPerPayment),
                 expiryMs: grant.expiryMs,
-                window: { kind: WindowKind.none },
-                recipients: [],
+                window: termsOfStored(grant.window),
+                recipients: grant.recipients,
                 policyIds: signer.onChainPolicyIds.map(BigInt)
               }, tx)
               return { grantObjectId: ObjectId.make(created.grantObjectId) }

@@ -1,6 +1,7 @@
 import { Effect, Schema } from "effect"
 import type { SqlClient } from "effect/sql"
 import type { CreatedDelegatedSigner } from "@gateway/domain/DelegatedSigner"
+import type { StoredWindow } from "@gateway/domain/SpendingWindow"
 import type { Unavailable } from "@gateway/domain/Errors"
 import type { SuiAddress } from "@gateway/domain/SuiAddress"
 import { onUniqueViolation, storeUnavailable } from "../storage/Codecs.ts"
@@ -25,6 +26,8 @@ export interface NewSigner {
     readonly sessionCap: string
     readonly maxPerPayment: string
     readonly expiryMs: string
+    readonly window: StoredWindow
+    readonly recipients: ReadonlyArray<string>
     readonly kind: number
   }>
   readonly now: Date
@@ -44,9 +47,10 @@ export const insertSigner = (sql: SqlClient.SqlClient) => (s: NewSigner): Effect
           ${JSON.stringify(s.policyRules)}::jsonb, ${s.idempotencyKey}, ${s.requestHash}, ${createResponse}, ${at}, ${at})`
       for (const [position, g] of s.grants.entries()) {
         yield* sql`INSERT INTO grants (id, signer_id, position, coin_type, pool_id, session_cap, max_per_payment,
-            expiry_ms, kind, status, created_at, updated_at)
+            expiry_ms, window_kind, window_period_ms, window_limit, recipients, kind, status, created_at, updated_at)
           VALUES (${g.id}, ${s.id}, ${position}, ${g.coinType}, ${g.poolId}, ${g.sessionCap}, ${g.maxPerPayment},
-            ${g.expiryMs}, ${g.kind}, 'pending', ${at}, ${at})`
+            ${g.expiryMs}, ${g.window.kind}, ${g.window.periodMs}, ${g.window.limit}, ${JSON.stringify(g.recipients)}::jsonb,
+            ${g.kind}, 'pending', ${at}, ${at})`
       }
       return true
     })

@@ -4,6 +4,7 @@ import type { SuiAddress } from "@gateway/domain/SuiAddress"
 import { currentReadAt } from "./CurrentReadAt.ts"
 import { invalid } from "./SignerErrors.ts"
 import { SignerRepo } from "./SignerRepo.ts"
+import { windowsOnChain } from "./WindowsOnChain.ts"
 
 export const listSigners = Effect.fn("Signers.list")(function*(owner: SuiAddress, query: { limit?: number; cursor?: string }) {
   const repo = yield* SignerRepo
@@ -12,11 +13,13 @@ export const listSigners = Effect.fn("Signers.list")(function*(owner: SuiAddress
   // A positive safe integer, as every seq this server issues is.
   if (cursor !== undefined && !/^[1-9][0-9]{0,14}$/.test(cursor)) return yield* invalid("query.cursor: not a cursor this server issued")
   const signers = yield* repo.list(owner, limit + 1, Option.map(Option.fromNullishOr(cursor), BigInt))
-  const at = yield* currentReadAt
   const page = signers.slice(0, limit)
+  // Read after the store, so the window figures are never older than the grants they describe.
+  const windows = yield* windowsOnChain(page)
+  const at = yield* currentReadAt
   const last = page[page.length - 1]
   return {
-    delegatedSigners: page.map((signer) => viewOf(signer, at)),
+    delegatedSigners: page.map((signer) => viewOf(signer, at, windows)),
     nextCursor: signers.length > limit && last !== undefined ? Buffer.from(last.seq.toString()).toString("base64url") : null
   }
 })

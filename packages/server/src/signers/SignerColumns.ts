@@ -23,6 +23,8 @@ export const signerJsonOver = (sql: SqlClient.SqlClient, grants: Statement.Fragm
   const epochMs = (column: string) => sql.literal(`floor(extract(epoch FROM ${column}) * 1000)`)
   const grantJson = sql`json_build_object('id', g.id, 'coinType', g.coin_type, 'poolId', g.pool_id,
     'sessionCap', g.session_cap, 'maxPerPayment', g.max_per_payment, 'expiryMs', g.expiry_ms, 'kind', g.kind,
+    'window', json_build_object('kind', g.window_kind, 'periodMs', g.window_period_ms, 'limit', g.window_limit),
+    'recipients', g.recipients,
     'status', g.status, 'grantObjectId', g.grant_object_id, 'createdAtMs', ${epochMs("g.created_at")})`
   const signerFields = sql`'id', s.id, 'seq', s.seq::text, 'owner', s.owner_address, 'agentAddress', s.agent_address,
     'name', s.name, 'profileIds', s.profile_ids, 'policyIds', s.policy_ids, 'onChainPolicyIds', s.on_chain_policy_ids,

@@ -3,6 +3,7 @@ import { Chain } from "@gateway/chain/Chain"
 import { ConnectionManifest } from "@gateway/domain/ConnectionManifest"
 import type { DelegatedSignerId } from "@gateway/domain/Ids"
 import { grantStatusAt } from "@gateway/domain/signer/SignerView"
+import { windowViewOf } from "@gateway/domain/SpendingWindow"
 import type { SuiAddress } from "@gateway/domain/SuiAddress"
 import { PublicUrl } from "../httpShared/PublicUrl.ts"
 import { currentReadAt } from "./CurrentReadAt.ts"
@@ -40,7 +41,9 @@ export const signerManifest = Effect.fn("Signers.manifest")(function*(owner: Sui
       coinType: g.coinType,
       sessionCap: g.sessionCap,
       maxPerPayment: g.maxPerPayment,
-      expiry: g.expiryMs.toString()
+      expiry: g.expiryMs.toString(),
+      window: windowViewOf(g.window),
+      recipients: g.recipients
     })),
     policy: signer.policyRules
   })

@@ -14,6 +14,7 @@ import paymentSnapshots from "./migrations/0011_payment_snapshots.ts"
 import usageCounters from "./migrations/0012_usage_counters.ts"
 import paymentsByDigest from "./migrations/0013_payments_by_digest.ts"
 import sponsorship from "./migrations/0014_sponsorship.ts"
+import grantWindows from "./migrations/0015_grant_windows.ts"
 
 /** Every migration by id, in order: tests that need the store as an older gateway left it take a prefix. */
 export const migrations = {
@@ -30,7 +31,8 @@ export const migrations = {
   "0011_payment_snapshots": paymentSnapshots,
   "0012_usage_counters": usageCounters,
   "0013_payments_by_digest": paymentsByDigest,
-  "0014_sponsorship": sponsorship
+  "0014_sponsorship": sponsorship,
+  "0015_grant_windows": grantWindows
 }
 
 const loader = Migrator.fromRecord(migrations)

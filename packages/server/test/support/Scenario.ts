@@ -10,6 +10,7 @@ import { CoinType } from "@gateway/domain/CoinType"
 import { SuiAddress } from "@gateway/domain/SuiAddress"
 import { TestLedger } from "./TestLedger.ts"
 import type { PolicyId } from "@gateway/domain/Ids"
+import type { SpendingWindow } from "@gateway/domain/SpendingWindow"
 
 export const SUI = CoinType.make("0x2::sui::SUI")
 export const amount = (n: bigint) => PositiveAtomicAmount.make(n.toString())
@@ -75,7 +76,14 @@ export const grantedAgent = (
   client: GatewayClient,
   owner: Signer,
   asOwner: ReturnType<typeof withOwner>,
-  input: { readonly key: string; readonly budget: bigint; readonly perPayment: bigint; readonly policyIds?: ReadonlyArray<PolicyId>; readonly expiresAt?: number }
+  input: {
+    readonly key: string
+    readonly budget: bigint
+    readonly perPayment: bigint
+    readonly policyIds?: ReadonlyArray<PolicyId>
+    readonly expiresAt?: number
+    readonly window?: SpendingWindow
+  }
 ) =>
   Effect.gen(function*() {
     const ledger = yield* TestLedger
@@ -90,7 +98,8 @@ export const grantedAgent = (
           asset: SUI,
           totalBudgetAtomic: amount(input.budget),
           maxPerPaymentAtomic: amount(input.perPayment),
-          ...(input.expiresAt === undefined ? {} : { expiresAt: input.expiresAt })
+          ...(input.expiresAt === undefined ? {} : { expiresAt: input.expiresAt }),
+          ...(input.window === undefined ? {} : { window: input.window })
         }]
       }
     }).pipe(asOwner)
