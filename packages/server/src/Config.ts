@@ -1,7 +1,7 @@
 import { Config, ConfigProvider, Context, Layer, Option, type Redacted, Result } from "effect"
 import { IpNetwork } from "effect/net"
 import { genesisRegistryId, LOCAL_ORIGINAL_ID, localPackage } from "@gateway/chain/LocalNetwork"
-import type { SpendAccountPackage } from "@gateway/domain/chain/SpendAccountModule"
+import { MAX_CREATE_LIFETIME_MS, type SpendAccountPackage } from "@gateway/domain/chain/SpendAccountModule"
 import { SuiAddress } from "@gateway/domain/SuiAddress"
 
 /** Everything the server reads from the environment, with its defaults (README "Configuration"). */
@@ -241,7 +241,14 @@ export class AppConfig extends Context.Service<AppConfig, AppConfigShape>()("@ga
     internalHopWindowMs: int("INTERNAL_HOP_WINDOW_MS", defaults.internalHopWindowMs),
     sessionTtlMs: int("SESSION_TTL_MS", defaults.sessionTtlMs),
     challengeTtlMs: int("CHALLENGE_TTL_MS", defaults.challengeTtlMs),
-    pendingGrantTtlMs: int("PENDING_GRANT_TTL_MS", defaults.pendingGrantTtlMs),
+    pendingGrantTtlMs: int("PENDING_GRANT_TTL_MS", defaults.pendingGrantTtlMs).pipe(
+      // The create's deadline: the module refuses one more than a week away (EDeadlineTooFar), so every create would abort.
+      Config.flatMap((ms) =>
+        ms > 0 && BigInt(ms) <= MAX_CREATE_LIFETIME_MS
+          ? Config.succeed(ms)
+          : refuse(`PENDING_GRANT_TTL_MS must be between 1 and ${MAX_CREATE_LIFETIME_MS} (a week, the furthest deadline a create may carry on chain), not ${ms}`)
+      )
+    ),
     ledgerCheckpointMs: int("LEDGER_CHECKPOINT_MS", defaults.ledgerCheckpointMs),
     ledgerReferenceGasPrice: int("LEDGER_REFERENCE_GAS_PRICE", defaults.ledgerReferenceGasPrice),
     supportedAssets: list("SUPPORTED_ASSETS", defaults.supportedAssets),

@@ -63,4 +63,11 @@ describe("AppConfig.fromEnv", () => {
       assert.match(yield* refusal({ SUI_RPC_URL: GRPC }), /SUI_RPC_URL is no longer read.*SUI_GRPC_URL/)
       assert.match(yield* refusal({ ...LIVE, SUI_RPC_URL: GRPC }), /SUI_GRPC_URL/)
     }))
+
+  it.effect("a pending-grant TTL past a week is refused: every create would carry a deadline the module refuses", () =>
+    Effect.gen(function*() {
+      assert.match(yield* refusal({ PENDING_GRANT_TTL_MS: "604800001" }), /PENDING_GRANT_TTL_MS must be between 1 and 604800000/)
+      assert.match(yield* refusal({ PENDING_GRANT_TTL_MS: "0" }), /PENDING_GRANT_TTL_MS/)
+      assert.strictEqual((yield* parse({ PENDING_GRANT_TTL_MS: "604800000" })).pendingGrantTtlMs, 604_800_000)
+    }))
 })
