@@ -129,7 +129,7 @@ describe("execute() refuses, or fails, the transactions Sui refuses or fails", (
       assert.isTrue(succeeded(yield* Effect.promise(() => world.run(OWNER, withdraw(true)))))
     }))
 
-  it.effect("fails the gas coin taken by value, and a split coin left unused", () =>
+  it.effect("fails the gas coin taken by value, a split coin left unused, and a withdrawn coin left unused", () =>
     Effect.gen(function*() {
       const { world, pool } = yield* withPool
       yield* expectFailed(world, OWNER, (tx) => {
@@ -137,6 +137,10 @@ describe("execute() refuses, or fails, the transactions Sui refuses or fails", (
       }, { CommandArgumentError: { argIdx: 2, kind: { InvalidGasCoinUsage: true } } })
       yield* expectFailed(world, OWNER, (tx) => {
         tx.splitCoins(tx.gas, [1n])
+      }, { UnusedValueWithoutDrop: { resultIdx: 0, secondaryIdx: 0 } }, null)
+      // `withdraw` returns a `Coin<T>`, which has no `drop`: a transaction that leaves it unused fails.
+      yield* expectFailed(world, OWNER, (tx) => {
+        tx.moveCall({ target: target(world.pkg, "withdraw"), typeArguments: [SUI_COIN_TYPE], arguments: [registry(world, tx), sharedPool(world, tx, pool, true), tx.pure.u64(1n)] })
       }, { UnusedValueWithoutDrop: { resultIdx: 0, secondaryIdx: 0 } }, null)
     }))
 

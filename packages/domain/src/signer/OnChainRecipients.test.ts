@@ -39,8 +39,9 @@ describe("onChainRecipients", () => {
     expect(onChainRecipients([rule([1], [SUI]), rule([], [OTHER])], SUI)).toEqual({ _tag: "Listed", recipients: [addr(1)] })
   })
 
-  it("is any when no rule allows the asset: the chain cannot say nobody, the policy still refuses off chain", () => {
-    expect(onChainRecipients([rule([1], [OTHER])], SUI)).toEqual({ _tag: "Listed", recipients: [] })
+  it("refuses when policies are attached and none allows the asset: an empty list would let a leaked key pay anyone on chain", () => {
+    expect(onChainRecipients([rule([1], [OTHER])], SUI)).toEqual({ _tag: "AssetNotAllowed" })
+    expect(onChainRecipients([rule([], [OTHER])], SUI)).toEqual({ _tag: "AssetNotAllowed" })
   })
 
   it("lists exactly MAX_RECIPIENTS, and refuses one more", () => {

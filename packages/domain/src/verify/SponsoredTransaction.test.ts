@@ -1,4 +1,5 @@
 import { assert, describe, it } from "@effect/vitest"
+import { bcs } from "@mysten/sui/bcs"
 import { Transaction } from "@mysten/sui/transactions"
 import type { SpendAccountPackage } from "../chain/SpendAccountModule.ts"
 import { checkSponsoredKind, checkSponsoredTransaction, ownedInputIds, type SponsorRules } from "./SponsoredTransaction.ts"
@@ -84,6 +85,26 @@ describe("sponsored transactions", () => {
       withdrawn(tx)
       tx.transferObjects([coin], OWNER)
     }), /./)
+    // An empty coin, sent anywhere, is an object the sponsor would pay to store.
+    await refused(sponsored((tx) => {
+      const [coin] = tx.moveCall({
+        target: `${PKG}::spend_account::withdraw`,
+        typeArguments: [COIN_TYPE],
+        arguments: [shared(tx, REGISTRY), shared(tx, POOL), tx.pure.u64(0)]
+      })
+      if (coin !== undefined) tx.transferObjects([coin], addr(0x66))
+    }), /^arguments.2: a withdrawal of nothing/)
+  })
+
+  it("refuses an input that is neither pure nor an object: a funds withdrawal would draw on the sponsor's address balance", async () => {
+    const kind = bcs.TransactionKind.parse(await kindOf(revoke))
+    if (kind.$kind !== "ProgrammableTransaction") return assert.fail("not a programmable transaction")
+    const ptb = kind.ProgrammableTransaction
+    const withdrawal = { FundsWithdrawal: { reservation: { MaxAmountU64: "1000" }, typeArg: { Balance: "0x2::sui::SUI" }, withdrawFrom: { Sponsor: true } } }
+    const bytes = bcs.TransactionKind.serialize({ ProgrammableTransaction: { inputs: [...ptb.inputs, withdrawal], commands: ptb.commands } }).toBytes()
+    const check = checkSponsoredKind(bytes, PACKAGE)
+    assert.isFalse(check.ok)
+    assert.match(check.ok ? "" : check.reason, /^inputs.2: only pure values and objects/)
   })
 
   it("refuses another sender, another gas owner, a budget over the cap", async () => {

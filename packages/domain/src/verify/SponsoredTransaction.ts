@@ -1,5 +1,5 @@
 import { bcs } from "@mysten/sui/bcs"
-import { normalizeSuiAddress } from "@mysten/sui/utils"
+import { fromBase64, normalizeSuiAddress } from "@mysten/sui/utils"
 import { type FunctionName, Functions, MODULE, type SpendAccountPackage } from "../chain/SpendAccountModule.ts"
 
 type TransactionData = ReturnType<typeof bcs.TransactionData.parse>
@@ -84,6 +84,11 @@ const withdrawal = (ptb: Programmable, pkg: SpendAccountPackage): SponsoredCheck
   if (!isResult) return refuse("commands.1: only the withdrawn coin is transferred")
   const to = inputIndex(transfer.TransferObjects.address)
   if (to === undefined || ptb.inputs[to]?.$kind !== "Pure") return refuse("commands.1: to a pure address")
+  // An empty coin would be an object the sponsor pays to store, wherever the owner sends it.
+  const amount = ptb.commands[0]?.MoveCall?.arguments[2]
+  const amountInput = amount === undefined ? undefined : ptb.inputs[inputIndex(amount) ?? -1]
+  const atomic = amountInput?.$kind === "Pure" ? parseOr(() => BigInt(bcs.u64().parse(fromBase64(amountInput.Pure.bytes)))) : undefined
+  if (atomic === undefined || atomic === 0n) return refuse("arguments.2: a withdrawal of nothing is not sponsored")
   return call
 }
 
@@ -125,6 +130,9 @@ const funding = (ptb: Programmable, pkg: SpendAccountPackage): SponsoredCheck =>
 
 /** A programmable transaction that is exactly one sponsored call of this package's module. */
 export const checkSponsoredCommands = (ptb: Programmable, pkg: SpendAccountPackage): SponsoredCheck => {
+  // Only pure values and objects: a funds withdrawal drawn on the gas owner would draw on the sponsor's address balance.
+  const other = ptb.inputs.findIndex((input) => input.$kind !== "Pure" && input.$kind !== "Object")
+  if (other >= 0) return refuse(`inputs.${other}: only pure values and objects are sponsored`)
   if (ptb.commands.length === 1) return singleCall(ptb, pkg)
   const first = ptb.commands[0]
   if (ptb.commands.length === 2 && first?.$kind === "MoveCall" && first.MoveCall.function === "withdraw") return withdrawal(ptb, pkg)

@@ -182,6 +182,8 @@ const withdraw: Entry = (f) => {
   if (pool.balance < amount) f.abort("EInsufficientBalance") // spend_account.move:307
   f.runtime.write(id, { ...pool, balance: pool.balance - amount })
   const coinId = f.runtime.createObject(f.runtime.freshId(), { _tag: "Coin", coinType: pool.coinType, balance: amount }, { _tag: "Address", address: f.sender })
+  // A `Coin<T>` has no `drop`: left unused by the rest of the transaction, it fails it (UnusedValueWithoutDrop).
+  f.runtime.mustUse(coinId)
   return [{ _tag: "Object", id: coinId, mutable: true }]
 }
 

@@ -47,11 +47,18 @@ interface GrantTerms {
 const recipientsPerScope = (snapshot: PolicySnapshot, scopes: CreateDelegatedSigner["assetScopes"]) =>
   Effect.forEach(scopes, (scope, i) => {
     const compiled = onChainRecipients(snapshot.rules, scope.asset)
-    return compiled._tag === "Listed"
-      ? Effect.succeed(compiled.recipients)
-      : Effect.fail(invalid(
-        `body.assetScopes.${i}.asset: the attached policies allow ${compiled.count} recipients for ${scope.asset}; a grant lists at most ${MAX_RECIPIENTS} on chain (MAX_RECIPIENTS): narrow the policies' recipients or leave them open`
-      ))
+    switch (compiled._tag) {
+      case "Listed":
+        return Effect.succeed(compiled.recipients)
+      case "TooMany":
+        return Effect.fail(invalid(
+          `body.assetScopes.${i}.asset: the attached policies allow ${compiled.count} recipients for ${scope.asset}; a grant lists at most ${MAX_RECIPIENTS} on chain (MAX_RECIPIENTS): narrow the policies' recipients or leave them open`
+        ))
+      case "AssetNotAllowed":
+        return Effect.fail(invalid(
+          `body.assetScopes.${i}.asset: no attached policy allows ${scope.asset}, so the grant could pay nothing through the gateway while on chain it would pay anyone: attach a policy that allows it, or drop the scope`
+        ))
+    }
   })
 
 /** One asset scope's grant: its create kind, built against the owner's pool of that asset. */

@@ -2,6 +2,7 @@ import { Ed25519Keypair } from "@mysten/sui/keypairs/ed25519"
 import { assert, describe, layer } from "@effect/vitest"
 import { Effect, Layer, Schema } from "effect"
 import { FetchLayer, type GatewayClient, makeApiClient, withOwner } from "@gateway/client"
+import { CoinType } from "@gateway/domain/CoinType"
 import { MAX_RECIPIENTS } from "@gateway/domain/chain/SpendAccountModule"
 import type { PolicyId } from "@gateway/domain/Ids"
 import { SpendingWindow } from "@gateway/domain/SpendingWindow"
@@ -134,6 +135,20 @@ describe("spending windows and on-chain recipients", () => {
         const view = (yield* client.delegatedSigners.get({ params: { id: created.delegatedSignerId } }).pipe(asOwner)).delegatedSigner.grants[0]
         assert.deepStrictEqual(view?.recipients, sixteen.map(addr))
         assert.strictEqual(view?.window, null)
+      }))
+
+    it.effect("policies none of which allows the scope's asset refuse the create: on chain the grant would pay anyone", () =>
+      Effect.gen(function*() {
+        const client = yield* makeApiClient(yield* BaseUrl)
+        const { asOwner } = yield* fundedOwner(client)
+        const agent = new Ed25519Keypair().toSuiAddress()
+        const otherAsset = CoinType.make(`0x${"a".repeat(64)}::coin::OTHER`)
+        const policy = yield* client.policies.createPolicy({
+          payload: { name: "other coin only", rule: { serviceIds: [], methods: [], paths: [], recipients: [addr(1)], assets: [otherAsset] } }
+        }).pipe(asOwner)
+        const error = yield* failsWith(client.delegatedSigners.create(windowed(agent, "no-asset", null, [policy.id])).pipe(asOwner), "INVALID")
+        assert.include(error.reason, "no attached policy allows")
+        yield* noSigners(client, asOwner)
       }))
   })
 })
