@@ -1,7 +1,7 @@
 import { assert, describe, it } from "@effect/vitest"
 import fc from "fast-check"
-import { Schema } from "effect"
-import { CatalogEntry } from "@gateway/domain/CatalogEntry"
+import type { CatalogEntry } from "@gateway/domain/CatalogEntry"
+import { liveEntry } from "../../test/support/CatalogEntries.ts"
 import { paymentRequired } from "@gateway/domain/payment/PaymentRequired"
 import type { ChallengeTerms } from "@gateway/domain/payment/SuiDelegateOffer"
 import { openNonce } from "./ChallengeNonce.ts"
@@ -17,26 +17,7 @@ const settings = {
   pkg: { originalId: `0x${"b".repeat(64)}`, publishedAt: `0x${"c".repeat(64)}`, registryId: `0x${"d".repeat(64)}` }
 }
 
-const entryOf = (description: string, method: CatalogEntry["method"], price: string) => Schema.decodeUnknownSync(CatalogEntry)({
-  id: "svc_0123456789abcdefghijklmnop",
-  name: "A service",
-  description,
-  method,
-  path: "/answer",
-  resourceUrl: "https://gateway.example/v1/pay/svc_0123456789abcdefghijklmnop",
-  price,
-  asset: "0x2::sui::SUI",
-  decimals: 9,
-  payTo: `0x${"a".repeat(64)}`,
-  network: "sui:localnet",
-  dialects: ["mpp", "x402"],
-  rail: "delegate",
-  mimeType: "application/json",
-  status: "live",
-  managed: false,
-  brand: null,
-  activeRevision: 3
-})
+const entryOf = (description: string, method: CatalogEntry["method"], price: string) => liveEntry({ description, method, price, activeRevision: 3 })
 
 /** What the gateway answered before templates, built the way MintChallenge built it. */
 const asMintedBefore = (t: ChallengeTerms, reason: string) => ({

@@ -5,32 +5,14 @@ import { Challenge, Credential } from "mppx"
 import fc from "fast-check"
 import { Schema } from "effect"
 import { CatalogEntry } from "@gateway/domain/CatalogEntry"
+import { liveEntry } from "../../test/support/CatalogEntries.ts"
 import { paymentRequired } from "@gateway/domain/payment/PaymentRequired"
 import type { ChallengeTerms } from "@gateway/domain/payment/SuiDelegateOffer"
 import { suiChargeRequest } from "@gateway/domain/payment/SuiChargeRequest"
 import { suiDelegateOffer } from "@gateway/domain/payment/SuiDelegateOffer"
 import { challengeHeaders, mppChallenge, mppSecretOf, paymentRequiredHeader, readCredential } from "./PaymentChallenge.ts"
 
-const entry = (description: string, method: CatalogEntry["method"] = "GET") => Schema.decodeUnknownSync(CatalogEntry)({
-  id: "svc_0123456789abcdefghijklmnop",
-  name: "A service",
-  description,
-  method,
-  path: "/answer",
-  resourceUrl: "https://gateway.example/v1/pay/svc_0123456789abcdefghijklmnop",
-  price: "40",
-  asset: "0x2::sui::SUI",
-  decimals: 9,
-  payTo: `0x${"a".repeat(64)}`,
-  network: "sui:localnet",
-  dialects: ["mpp", "x402"],
-  rail: "delegate",
-  mimeType: "application/json",
-  status: "live",
-  managed: false,
-  brand: null,
-  activeRevision: 1
-})
+const entry = (description: string, method: CatalogEntry["method"] = "GET") => liveEntry({ description, method, price: "40", activeRevision: 1 })
 
 const terms = (description: string, method: CatalogEntry["method"] = "GET"): ChallengeTerms => ({
   nonce: "svc_0123456789abcdefghijklmnop.1.1800000000000.0123456789abcdef0123456789abcdef.AAAAAAAAAAAAAAAAAAAAAA",
