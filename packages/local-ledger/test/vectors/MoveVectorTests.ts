@@ -1,7 +1,8 @@
 import { normalizeSuiAddress } from "@mysten/sui/utils"
-import { type GrantWindow, monthStartMs, NO_WINDOW, spendInWindow, WindowKind } from "@gateway/domain/chain/GrantWindow"
+import { type GrantWindow, NO_WINDOW, openingWindow, spendInWindow } from "@gateway/domain/chain/GrantWindow"
 import { nonceBytes, normalizeCoinType, PACKAGE_VERSION, SUI_COIN_TYPE } from "@gateway/domain/chain/SpendAccountModule"
-import { BIG_COIN, GRANT, NO_WINDOW_ARGS, type Outcome, senderOf, type Step, U64_MAX, type Vector, type WindowArgs, WRAPPED_COIN } from "./Vectors.ts"
+import { BIG_COIN, GRANT, NO_WINDOW_ARGS, type Outcome, senderOf, type Step, U64_MAX, type Vector, WRAPPED_COIN } from "./Vectors.ts"
+import { windowTerms } from "./VectorRunner.ts"
 import { ADMIN, DELEGATE, OWNER, RECIPIENT, STRANGER, World } from "./World.ts"
 
 /**
@@ -92,18 +93,6 @@ interface Walk {
 
 const START: Walk = { coinType: normalizeCoinType(SUI_COIN_TYPE), clockMs: START_MS, poolValues: new Map(), spent: undefined, window: NO_WINDOW }
 
-/** The window a create opens at `nowMs`, from its arguments as the module stores them (any kind the row names). */
-const openedWindow = (args: WindowArgs, nowMs: bigint): GrantWindow =>
-  args.kind === WindowKind.none
-    ? NO_WINDOW
-    : {
-      kind: args.kind === WindowKind.calendarMonth ? WindowKind.calendarMonth : WindowKind.period,
-      periodMs: args.periodMs,
-      limit: args.limit,
-      startMs: args.kind === WindowKind.calendarMonth ? monthStartMs(nowMs) : nowMs,
-      spent: 0n
-    }
-
 const poolValue = (walk: Walk) => walk.poolValues.get(walk.coinType) ?? 0n
 const withPoolValue = (walk: Walk, value: bigint) => new Map([...walk.poolValues, [walk.coinType, value]])
 
@@ -126,7 +115,7 @@ const advance = (walk: Walk, step: Step): Walk => {
         window: spendInWindow(walk.window, walk.clockMs, step.amount)
       }
     case "createGrant":
-      return { ...walk, spent: 0n, window: openedWindow(step.window ?? NO_WINDOW_ARGS, walk.clockMs) }
+      return { ...walk, spent: 0n, window: openingWindow(windowTerms(step.window ?? NO_WINDOW_ARGS), walk.clockMs) }
     case "clock":
       return { ...walk, clockMs: step.ms }
     default:
