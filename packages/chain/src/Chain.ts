@@ -19,6 +19,8 @@ export type PreparedKind = Kinds.PreparedKind
 /** A Grant object as the chain holds it now: what `pay` checks besides the caps. */
 export interface GrantOnChain {
   readonly grantObjectId: string
+  /** The lifetime budget `pay` keeps `spent` within. */
+  readonly sessionCap: bigint
   readonly spent: bigint
   /** As last written by `pay`: roll it to now (`rollWindow`) before reading `spent`. */
   readonly window: GrantWindow

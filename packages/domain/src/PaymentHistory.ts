@@ -5,11 +5,14 @@ import { GrantId, ServiceId } from "./Ids.ts"
 import { ObjectId, SuiAddress } from "./SuiAddress.ts"
 
 /**
- * What became of a paid call: forwarded to the seller, refused by the gateway after the chain moved
- * the money (`reason` says why), still being forwarded, or the seller failed (`upstreamStatus` when it answered).
+ * What became of a paid call. Upfront payments (paid before the call): forwarded to the seller, refused by the
+ * gateway after the chain moved the money (`reason` says why), still being forwarded, or the seller failed
+ * (`upstreamStatus` when it answered). Sign-first payments (settled only after the seller answered): `settled`
+ * (charged), `not_charged` (the seller failed; nothing moved), `settlement_failed` (the seller answered but the
+ * chain would not execute the payment: `reason` says why; the answer was withheld), `settling` meanwhile.
  */
 export const PaymentOutcome = Schema.Struct({
-  state: Schema.Literals(["forwarded", "refused", "in_flight", "upstream_failed"]),
+  state: Schema.Literals(["forwarded", "refused", "in_flight", "upstream_failed", "settling", "settled", "not_charged", "settlement_failed"]),
   reason: Schema.NullOr(Schema.String),
   upstreamStatus: Schema.NullOr(Schema.Number)
 })

@@ -37,6 +37,8 @@ export interface ObjectChange {
  * shared inputs only read, gas, and the events.
  */
 export interface Execution {
+  /** The epoch it executed in. */
+  readonly epoch: bigint
   readonly status: ExecutionStatus
   readonly changes: ReadonlyArray<ObjectChange>
   /** Shared objects the transaction took by immutable reference (the Clock): `ReadOnlyRoot` in effects, versions unchanged. */

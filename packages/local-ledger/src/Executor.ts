@@ -16,6 +16,8 @@ export interface ExecuteInput {
   readonly data: TransactionData
   readonly digest: string
   readonly nowMs: bigint
+  /** The current epoch, and its reference gas price. */
+  readonly epoch: bigint
   readonly referenceGasPrice: bigint
   readonly objects: ObjectReader
   /** The address balances as they stand; none when not given. */
@@ -46,6 +48,7 @@ export const execute = (input: ExecuteInput): Execution | Rejection => {
   const admitted = admit({
     data: input.data,
     publishedAt: normalizeSuiAddress(pkg.publishedAt),
+    epoch: input.epoch,
     referenceGasPrice: input.referenceGasPrice,
     objects: input.objects,
     addressBalance: input.addressBalance ?? (() => 0n),
@@ -129,6 +132,7 @@ export const execute = (input: ExecuteInput): Execution | Rejection => {
   const unchangedShared = [...inputObjects.values()].filter((i) => !i.mutable).map((i) => i.object)
 
   return {
+    epoch: input.epoch,
     status,
     changes,
     unchangedShared,

@@ -15,7 +15,7 @@ const CheckpointContentsBcs = bcs.enum("CheckpointContents", {
   })
 })
 
-/** Sui's `CheckpointSummary`, at epoch 0, with no commitments and no end-of-epoch data. */
+/** Sui's `CheckpointSummary`, with no commitments and no end-of-epoch data. */
 const CheckpointSummaryBcs = bcs.struct("CheckpointSummary", {
   epoch: bcs.u64(),
   sequenceNumber: bcs.u64(),
@@ -36,6 +36,8 @@ const CheckpointSummaryBcs = bcs.struct("CheckpointSummary", {
 
 /** One checkpoint of the ledger: what it made final and the digests that chain it to the one before. */
 export interface LedgerCheckpoint {
+  /** The epoch it was made in. */
+  readonly epoch: bigint
   readonly sequenceNumber: bigint
   readonly digest: string
   readonly previousDigest: string | undefined
@@ -54,8 +56,9 @@ export interface IncludedTransaction {
   readonly signatures: ReadonlyArray<Uint8Array>
 }
 
-/** Builds checkpoint `sequenceNumber` after `previous`, with Sui's contents and summary digests. */
+/** Builds the checkpoint after `previous`, in `epoch`, with Sui's contents and summary digests. */
 export const makeCheckpoint = (input: {
+  readonly epoch: bigint
   readonly previous: LedgerCheckpoint | undefined
   readonly timestampMs: bigint
   readonly transactions: ReadonlyArray<IncludedTransaction>
@@ -71,7 +74,7 @@ export const makeCheckpoint = (input: {
   const sequenceNumber = previous === undefined ? 0n : previous.sequenceNumber + 1n
   const networkTotalTransactions = (previous?.networkTotalTransactions ?? 0n) + BigInt(input.transactions.length)
   const summaryBcs = CheckpointSummaryBcs.serialize({
-    epoch: 0n,
+    epoch: input.epoch,
     sequenceNumber,
     networkTotalTransactions,
     contentDigest,
@@ -83,6 +86,7 @@ export const makeCheckpoint = (input: {
     versionSpecificData: []
   }).toBytes()
   return {
+    epoch: input.epoch,
     sequenceNumber,
     digest: suiDigest("CheckpointSummary", summaryBcs),
     previousDigest: previous?.digest,

@@ -60,7 +60,7 @@ export const eventsRecord = (events: ReadonlyArray<ChainEvent>, publishedAt: str
 /**
  * The execution as Sui's `TransactionEffectsV2`: every changed object with
  * its input and output state, the shared inputs only read, gas, the events'
- * digest, at epoch 0 with no dependencies tracked.
+ * digest, the epoch it executed in, with no dependencies tracked.
  */
 export const effectsBcs = (input: {
   readonly digest: string
@@ -93,7 +93,7 @@ export const effectsBcs = (input: {
   return bcs.TransactionEffects.serialize({
     V2: {
       status: execution.status,
-      executedEpoch: 0n,
+      executedEpoch: execution.epoch,
       gasUsed: execution.gasUsed,
       transactionDigest: input.digest,
       gasObjectIndex: gasIndex < 0 ? null : gasIndex,

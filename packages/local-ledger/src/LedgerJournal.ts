@@ -5,7 +5,8 @@ import type { Unavailable } from "@gateway/domain/Errors"
  * Everything that changed the ledger, in order; replaying it rebuilds the same
  * state. Only committed transactions are journaled, each with the digest and
  * status it had, which a replay must reproduce; a checkpoint names the digests
- * it made final (entries written before it did finalize all pending).
+ * it made final (entries written before it did finalize all pending). A
+ * journal without `AdvanceEpoch` entries stays in the genesis epoch.
  */
 export const JournalEntry = Schema.Union([
   Schema.TaggedStruct("Execute", {
@@ -17,7 +18,9 @@ export const JournalEntry = Schema.Union([
   }),
   // `mint` (local mode's coins of any type); the faucet's transfers are Execute entries like any transaction.
   Schema.TaggedStruct("Mint", { recipient: Schema.String, coinType: Schema.String, amount: Schema.String, atMs: Schema.Number }),
-  Schema.TaggedStruct("Checkpoint", { atMs: Schema.Number, digests: Schema.optionalKey(Schema.Array(Schema.String)) })
+  Schema.TaggedStruct("Checkpoint", { atMs: Schema.Number, digests: Schema.optionalKey(Schema.Array(Schema.String)) }),
+  // `advanceEpoch`: the epoch it started (checked on replay), when, and the reference gas price it set.
+  Schema.TaggedStruct("AdvanceEpoch", { epoch: Schema.String, atMs: Schema.Number, referenceGasPrice: Schema.String })
 ])
 export type JournalEntry = typeof JournalEntry.Type
 

@@ -8,13 +8,14 @@ import { normalizeCoinType, type SpendAccountPackage, SUI_COIN_TYPE } from "@gat
 import { Unavailable } from "@gateway/domain/Errors"
 import { decodeBase64, encodeBase64 } from "@gateway/chain/Base64"
 import { transactionSignedBy } from "@gateway/chain/SuiSignatures"
-import { addressBalanceForGas, LEDGER_EPOCH, Rejection } from "./execute/Admission.ts"
+import { addressBalanceForGas, Rejection } from "./execute/Admission.ts"
 import type { Execution, ObjectReader } from "./Execution.ts"
 import { execute } from "./Executor.ts"
 import { type IncludedTransaction, type LedgerCheckpoint, makeCheckpoint } from "./LedgerCheckpoint.ts"
 import { type BalanceChange, balanceChanges, effectsBcs, type EventsRecord, eventsRecord } from "./LedgerEffects.ts"
 import { deriveObjectId } from "@gateway/chain/ObjectIds"
 import { genesisObjects, type LedgerObject, withVersion } from "./LedgerObject.ts"
+import { type EndedEpoch, GENESIS_EPOCH, type LedgerEpoch, LedgerEpochs } from "./LedgerEpochs.ts"
 import { type JournalEntry, LedgerJournal } from "./LedgerJournal.ts"
 import { LedgerObjects } from "./LedgerObjects.ts"
 import { suiDigest } from "./SuiDigest.ts"
@@ -29,6 +30,7 @@ export interface LedgerConfig {
   readonly network: string
   /** Checkpoint every this many ms of the Effect clock; 0 means only on `checkpoint`. */
   readonly checkpointIntervalMs: number
+  /** The genesis epoch's reference gas price; `advanceEpoch` may set another for the next. */
   readonly referenceGasPrice: bigint
 }
 
@@ -161,6 +163,16 @@ export class LocalLedger extends Context.Service<LocalLedger, {
   /** What the address holds in its address balance, by coin type (none at 0). */
   addressBalances(owner: string): Effect.Effect<ReadonlyMap<string, bigint>, Unavailable>
   setFaults(faults: Partial<Faults>): Effect.Effect<void>
+  /**
+   * Test hook: ends the current epoch, as Sui does every 24 hours, with a checkpoint of what is pending, and starts
+   * the next at the ledger Clock's time, with `referenceGasPrice` (else the current one). Transactions that expire
+   * with the ended epoch are refused from then on. Journaled, so a restarted ledger is in the same epoch.
+   */
+  advanceEpoch(options?: { readonly referenceGasPrice?: bigint }): Effect.Effect<{ readonly epoch: bigint }>
+  /** The epoch the ledger is in. */
+  readonly currentEpoch: Effect.Effect<LedgerEpoch, Unavailable>
+  /** An epoch reached so far, a past one with its end. */
+  getEpoch(epoch: bigint): Effect.Effect<LedgerEpoch | EndedEpoch | undefined, Unavailable>
   /** What the ledger's Clock (0x6) reads now, in ms. */
   readonly now: Effect.Effect<number>
 }>()("@gateway/local-ledger/LocalLedger") {
@@ -173,9 +185,15 @@ export class LocalLedger extends Context.Service<LocalLedger, {
         const lock = yield* Semaphore.make(1)
         const objects = new LedgerObjects()
         const transactions = new Map<string, LedgerTransaction>()
+        const journaled = yield* journal.load
+        // Epoch 0 has no journal entry (nor has any journal from before epochs): it began when the ledger first ran, which
+        // is no later than anything it recorded. Later epochs record their start.
+        const startedMs = journaled.reduce((earliest, entry) => Math.min(earliest, entry.atMs), yield* Clock.currentTimeMillis)
+        const epochs = new LedgerEpochs({ startMs: BigInt(startedMs), firstCheckpoint: 0n, referenceGasPrice: config.referenceGasPrice })
         /** The checkpoint that made each final transaction final. */
         const finality = new Map<string, Pick<LedgerCheckpoint, "sequenceNumber" | "timestampMs">>()
-        const checkpoints: Array<LedgerCheckpoint> = [makeCheckpoint({ previous: undefined, timestampMs: 0n, transactions: [] })]
+        const genesisCheckpoint = makeCheckpoint({ epoch: GENESIS_EPOCH, previous: undefined, timestampMs: 0n, transactions: [] })
+        const checkpoints: Array<LedgerCheckpoint> = [genesisCheckpoint]
         const made = yield* PubSub.unbounded<LedgerCheckpoint>()
         let pending: Array<string> = []
         let mints = 0
@@ -186,7 +204,7 @@ export class LocalLedger extends Context.Service<LocalLedger, {
         /** The chain a `ValidDuring` expiration names: the genesis checkpoint's digest, as `GetServiceInfo` reports it. */
         const chainIdentifier = () => checkpoints[0]?.digest ?? ""
 
-        const latest = (): LedgerCheckpoint => checkpoints[checkpoints.length - 1] ?? checkpoints[0] ?? makeCheckpoint({ previous: undefined, timestampMs: 0n, transactions: [] })
+        const latest = (): LedgerCheckpoint => checkpoints[checkpoints.length - 1] ?? genesisCheckpoint
 
         const guard = <A, E>(self: Effect.Effect<A, E>): Effect.Effect<A, E | Unavailable> =>
           Effect.suspend((): Effect.Effect<A, E | Unavailable> => {
@@ -208,7 +226,8 @@ export class LocalLedger extends Context.Service<LocalLedger, {
             data,
             digest,
             nowMs,
-            referenceGasPrice: config.referenceGasPrice,
+            epoch: epochs.current.epoch,
+            referenceGasPrice: epochs.current.referenceGasPrice,
             objects: against,
             addressBalance: (address, coinType) => objects.addressBalance(address, coinType),
             chainIdentifier: chainIdentifier()
@@ -305,7 +324,7 @@ export class LocalLedger extends Context.Service<LocalLedger, {
             const tx = transactions.get(digest)
             return tx === undefined ? [] : [{ digest, effectsDigest: tx.effectsDigest, signatures: tx.signatures }]
           })
-          const checkpoint = makeCheckpoint({ previous: latest(), timestampMs: BigInt(atMs), transactions: included })
+          const checkpoint = makeCheckpoint({ epoch: epochs.current.epoch, previous: latest(), timestampMs: BigInt(atMs), transactions: included })
           checkpoints.push(checkpoint)
           for (const tx of included) finality.set(tx.digest, checkpoint)
           const done = new Set(digests)
@@ -314,12 +333,19 @@ export class LocalLedger extends Context.Service<LocalLedger, {
           return checkpoint.sequenceNumber
         })
 
+        /** Starts the next epoch at `atMs`; its first checkpoint is the next one made. */
+        const applyAdvanceEpoch = Effect.fnUntraced(function*(atMs: number, referenceGasPrice: bigint, replaying: boolean) {
+          const epoch = epochs.current.epoch + 1n
+          yield* record({ _tag: "AdvanceEpoch", epoch: epoch.toString(), atMs, referenceGasPrice: referenceGasPrice.toString() }, replaying)
+          return epochs.advance({ startMs: BigInt(atMs), firstCheckpoint: latest().sequenceNumber + 1n, referenceGasPrice })
+        })
+
         const checkpointNow = (atMs: number) =>
           // An empty checkpoint changes nothing: skip it so an idle ledger's journal does not grow.
           pending.length === 0 ? Effect.succeed(latest().sequenceNumber) : applyCheckpoint(atMs, faults.neverFinal ? [] : [...pending], false)
 
         // Replay must rebuild exactly what was recorded: anything else is a ledger that cannot be trusted, so start-up fails.
-        for (const [index, entry] of (yield* journal.load).entries()) {
+        for (const [index, entry] of journaled.entries()) {
           if (entry._tag === "Execute") {
             const replayed = yield* applyExecute(entry.txBytes, entry.signatures, entry.atMs, true).pipe(
               Effect.catchTag("LedgerRejected", (rejected) => Effect.fail(divergence(`journal entry ${index} (${entry.digest ?? "execute"}) is now refused: ${rejected.reason}`)))
@@ -329,6 +355,10 @@ export class LocalLedger extends Context.Service<LocalLedger, {
             }
           } else if (entry._tag === "Mint") {
             yield* applyMint(entry.recipient, entry.coinType, BigInt(entry.amount), entry.atMs, true)
+          } else if (entry._tag === "AdvanceEpoch") {
+            const expected = epochs.current.epoch + 1n
+            if (entry.epoch !== expected.toString()) return yield* divergence(`journal entry ${index} starts epoch ${entry.epoch}, replay is at epoch ${expected}`)
+            yield* applyAdvanceEpoch(entry.atMs, BigInt(entry.referenceGasPrice), true)
           } else {
             yield* applyCheckpoint(entry.atMs, entry.digests ?? pending, true)
           }
@@ -360,7 +390,7 @@ export class LocalLedger extends Context.Service<LocalLedger, {
 
         const simulate = Effect.fnUntraced(function*(request: SimulationRequest, atMs: number) {
           const nowMs = BigInt(atMs)
-          const price = request.price ?? config.referenceGasPrice
+          const price = request.price ?? epochs.current.referenceGasPrice
           const owner = normalizeSuiAddress(request.gasOwner)
           const refOf = (o: LedgerObject): ObjectRef => ({ objectId: o.id, version: o.version.toString(), digest: o.digest })
           const selected = request.payment.length > 0 || !request.gasSelection ? request.payment : gasCoins(owner).map(refOf)
@@ -397,8 +427,8 @@ export class LocalLedger extends Context.Service<LocalLedger, {
             const expiration: SimulationRequest["expiration"] = "None" in request.expiration && request.expiration.None !== undefined
               ? {
                 ValidDuring: {
-                  minEpoch: LEDGER_EPOCH,
-                  maxEpoch: LEDGER_EPOCH + 1n,
+                  minEpoch: epochs.current.epoch,
+                  maxEpoch: epochs.current.epoch + 1n,
                   minTimestamp: null,
                   maxTimestamp: null,
                   chain: chainIdentifier(),
@@ -488,6 +518,22 @@ export class LocalLedger extends Context.Service<LocalLedger, {
             Effect.sync(() => {
               faults = { ...faults, ...next }
             }),
+          // A test hook, so not subject to the faults: an epoch ends on time whether or not the node is reachable. Every
+          // epoch ends with a checkpoint of its own, as Sui's end-of-epoch checkpoint closes it; under `neverFinal` it holds nothing.
+          advanceEpoch: (options) =>
+            lock.withPermit(Effect.gen(function*() {
+              const at = yield* now
+              yield* applyCheckpoint(at, faults.neverFinal ? [] : [...pending], false)
+              const { epoch } = yield* applyAdvanceEpoch(at, options?.referenceGasPrice ?? epochs.current.referenceGasPrice, false)
+              return { epoch }
+            })).pipe(
+              // A journal that cannot be written here is a broken test setup, not a chain outage to model.
+              Effect.orDie,
+              Effect.tap(({ epoch }) => Effect.annotateCurrentSpan("epoch", epoch.toString())),
+              Effect.withSpan("LocalLedger.advanceEpoch")
+            ),
+          currentEpoch: guard(Effect.sync(() => epochs.current)).pipe(Effect.withSpan("LocalLedger.currentEpoch")),
+          getEpoch: (epoch) => guard(Effect.sync(() => epochs.get(epoch))).pipe(Effect.withSpan("LocalLedger.getEpoch", { attributes: { epoch: epoch.toString() } })),
           now
         })
       })

@@ -80,12 +80,22 @@ export interface AppConfigShape {
   readonly sponsorGasPerMinute: number
   /** The share of `sponsorGasPerMinute` addresses with nothing at stake may use together. */
   readonly sponsorNewcomerGasPerMinute: number
+  /** Gas-station requests (`POST /v1/gas-station`, refused ones included) one payer may make per minute, counted in the store. */
+  readonly sponsorPaymentRequestsPerPayerPerMinute: number
+  /** Gas (MIST of budget) the gas station pays for everyone's payments together per minute, apart from `sponsorGasPerMinute`. */
+  readonly sponsorPaymentGasPerMinute: number
+  /** Gas (MIST of budget) the gas station pays per day for grant payments through one grant owner's grants, all its agents together. */
+  readonly sponsorPaymentGasPerGrantOwnerPerDay: number
+  /** Gas (MIST of budget) the gas station pays per day for one payer's plain transfers of its own coins. */
+  readonly sponsorPaymentGasPerPayerPerDay: number
   /** How long a built sponsored transaction holds its gas coin; after it the gateway no longer co-signs it. */
   readonly sponsorReservationMs: number
   /** Free gas coins the sponsor keeps split off, so that many builds can hold one each at once. */
   readonly sponsorPoolCoins: number
   /** What each of the sponsor's pool coins holds when split off (MIST). */
   readonly sponsorCoinMist: number
+  /** Below this much SUI (MIST) the sponsor pays no more payments' gas (503 `sponsor_balance_below_floor`), and `/health` says so. */
+  readonly sponsorBalanceFloorMist: number
   /** MCP sessions the replica holds at once; beyond it the longest idle is ended. */
   readonly mcpMaxSessions: number
   /** MCP sessions one client (network address) holds at once; beyond it that client's longest idle is ended. */
@@ -140,9 +150,16 @@ export const defaults: AppConfigShape = {
   sponsorNewcomerGasPerDay: 25_000_000,
   sponsorGasPerMinute: 100_000_000,
   sponsorNewcomerGasPerMinute: 50_000_000,
+  sponsorPaymentRequestsPerPayerPerMinute: 600,
+  // About 600 grant payments a minute at ~8.5M MIST of budget each; unspent budget comes back after execution.
+  sponsorPaymentGasPerMinute: 1_000_000_000,
+  sponsorPaymentGasPerGrantOwnerPerDay: 5_000_000_000,
+  sponsorPaymentGasPerPayerPerDay: 500_000_000,
   sponsorReservationMs: 60_000,
   sponsorPoolCoins: 16,
   sponsorCoinMist: 1_000_000_000,
+  // Ten budgets at the cap: what the pool's own upkeep may budget (CoinPool's maintenance reserve), kept for it.
+  sponsorBalanceFloorMist: 500_000_000,
   mcpMaxSessions: 10_000,
   mcpSessionsPerClient: 100,
   mcpSessionIdleMs: 30 * 60 * 1000
@@ -277,9 +294,14 @@ export class AppConfig extends Context.Service<AppConfig, AppConfigShape>()("@ga
     sponsorNewcomerGasPerDay: int("SPONSOR_NEWCOMER_GAS_PER_DAY", defaults.sponsorNewcomerGasPerDay),
     sponsorGasPerMinute: int("SPONSOR_GAS_PER_MINUTE", defaults.sponsorGasPerMinute),
     sponsorNewcomerGasPerMinute: int("SPONSOR_NEWCOMER_GAS_PER_MINUTE", defaults.sponsorNewcomerGasPerMinute),
+    sponsorPaymentRequestsPerPayerPerMinute: int("SPONSOR_PAYMENT_REQUESTS_PER_PAYER_PER_MINUTE", defaults.sponsorPaymentRequestsPerPayerPerMinute),
+    sponsorPaymentGasPerMinute: int("SPONSOR_PAYMENT_GAS_PER_MINUTE", defaults.sponsorPaymentGasPerMinute),
+    sponsorPaymentGasPerGrantOwnerPerDay: int("SPONSOR_PAYMENT_GAS_PER_GRANT_OWNER_PER_DAY", defaults.sponsorPaymentGasPerGrantOwnerPerDay),
+    sponsorPaymentGasPerPayerPerDay: int("SPONSOR_PAYMENT_GAS_PER_PAYER_PER_DAY", defaults.sponsorPaymentGasPerPayerPerDay),
     sponsorReservationMs: int("SPONSOR_RESERVATION_MS", defaults.sponsorReservationMs),
     sponsorPoolCoins: int("SPONSOR_POOL_COINS", defaults.sponsorPoolCoins),
     sponsorCoinMist: int("SPONSOR_COIN_MIST", defaults.sponsorCoinMist),
+    sponsorBalanceFloorMist: int("SPONSOR_BALANCE_FLOOR_MIST", defaults.sponsorBalanceFloorMist),
     mcpMaxSessions: int("MCP_MAX_SESSIONS", defaults.mcpMaxSessions),
     mcpSessionsPerClient: int("MCP_SESSIONS_PER_CLIENT", defaults.mcpSessionsPerClient),
     mcpSessionIdleMs: int("MCP_SESSION_IDLE_MS", defaults.mcpSessionIdleMs),

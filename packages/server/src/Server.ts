@@ -51,10 +51,13 @@ const Base = Layer.mergeAll(
 
 const Core = Layer.mergeAll(OwnerSessions.layer, Policies.layer, GrantVerification.layer, Catalog.layer).pipe(Layer.provideMerge(Base))
 
-const Services = Layer.mergeAll(Signers.layer, SpendAccounts.layer, AgentDocuments.layer, PaidCalls.layer).pipe(Layer.provideMerge(Core))
+/** The sponsor pays gas for owners' own calls and co-signs sign-first payments, which paid calls settle. */
+const Sponsoring = Sponsorship.layer.pipe(Layer.provideMerge(Core))
 
-/** Services built on the others: the payment history reads signers and the catalog to check ownership; sponsorship, the chain. */
-const Features = Layer.mergeAll(PaymentHistory.layer, Sponsorship.layer).pipe(Layer.provideMerge(Services))
+const Services = Layer.mergeAll(Signers.layer, SpendAccounts.layer, AgentDocuments.layer, PaidCalls.layer).pipe(Layer.provideMerge(Sponsoring))
+
+/** Services built on the others: the payment history reads signers and the catalog to check ownership. */
+const Features = PaymentHistory.layer.pipe(Layer.provideMerge(Services))
 
 /** The store with every migration applied: what the server and the ledger journal read and write. */
 export const layerStore = <E, R>(store: Layer.Layer<SqlClient.SqlClient, E, R>) => layerMigrations.pipe(Layer.provideMerge(store))

@@ -220,6 +220,7 @@ export const layer = (config: SuiChainConfig): Layer.Layer<Chain> =>
           (object) =>
             Effect.map(decodeOr(`grant ${object.objectId}`, () => Structs.Grant.parse(object.content)), (fields): GrantOnChain => ({
               grantObjectId: normalizeSuiAddress(object.objectId),
+              sessionCap: BigInt(fields.session_cap),
               spent: BigInt(fields.spent),
               window: grantWindowOf(fields),
               recipients: fields.recipients.map((r) => normalizeSuiAddress(r)),

@@ -2,6 +2,7 @@ import { HttpApi, OpenApi } from "effect/http-api"
 import { AuthApi } from "./Auth.ts"
 import { DelegatedSignersApi } from "./DelegatedSigners.ts"
 import { DiscoveryApi } from "./Discovery.ts"
+import { GasStationApi } from "./GasStation.ts"
 import { withPaidCallPath } from "./PaidCallOpenApi.ts"
 import { PoliciesApi } from "./Policies.ts"
 import { RequestErrors } from "./RequestErrors.ts"
@@ -19,6 +20,7 @@ export class Api extends HttpApi.make("gateway")
   .add(PoliciesApi)
   .add(SpendAccountsApi)
   .add(SponsorshipApi)
+  .add(GasStationApi)
   .add(SellersApi)
   .add(ServicesApi)
   .add(DiscoveryApi)

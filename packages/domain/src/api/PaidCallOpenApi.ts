@@ -1,9 +1,11 @@
 /**
  * `/v1/pay/{serviceId}` in `/openapi.json`. The paid-call route proxies raw
  * bodies for any declared method, so it is served beside the HttpApi, not by
- * it; this describes it for outside developers: the 402 challenge, the
- * credential headers, the receipt headers, and the `x-payment-info`
- * extension naming the protocols (docs/paid-calls.md is the full text).
+ * it; this describes it for outside developers: the 402 challenge with its two
+ * offers (sign-first `exact`, the default, then upfront `sui-delegate`), the
+ * credential headers of each, the receipt headers, the answers, and the
+ * `x-payment-info` extension naming the protocols (docs/paid-calls.md is the
+ * full text).
  */
 const errorBody = { $ref: "#/components/schemas/PaymentErrorBody" }
 
@@ -13,7 +15,7 @@ const credentialHeaders = [
     in: "header",
     required: false,
     description:
-      "x402 credential: base64 of JSON { x402Version: 2, accepted: <the sui-delegate offer of the 402>, payload: { digest, proof, binding? } }.",
+      "x402 credential: base64 of JSON { x402Version: 2, accepted: <the offer of the 402 it pays, echoed>, payload }. Sign-first (scheme exact, the default): payload { signature, transaction }, both base64: the payer's signature over a whole BCS TransactionData it did not execute (one spend_account::pay call with memo = the nonce, or a plain transfer of the asset to payTo), expiring with the current epoch, gas paid by the payer or by the gas station (POST /v1/gas-station). Upfront (scheme sui-delegate): payload { digest, proof, binding? }: an executed, checkpointed payment's digest and the paying delegate's personal-message signature (docs/paid-calls.md §4).",
     schema: { type: "string" }
   },
   {
@@ -21,25 +23,31 @@ const credentialHeaders = [
     in: "header",
     required: false,
     description:
-      "MPP credential: `Payment <base64url of JSON { challenge: <the whole challenge of WWW-Authenticate, request still base64url>, payload: { digest, proof, binding? } }>`.",
+      "MPP credential for the same challenge: `Payment <base64url of JSON { challenge: <the whole challenge of WWW-Authenticate, request still base64url>, payload }>`, payload { transaction, signature } (sign-first) or { digest, proof, binding? } (upfront).",
     schema: { type: "string" }
   }
 ]
 
 const paidAnswer = {
-  description: "The seller's answer (its status, content type and body), with the receipts of the payment.",
+  description:
+    "The seller's answer (its status, content type and body), with the receipts of the payment. A sign-first payment was executed after the seller answered; the same credential again returns the kept answer within PAID_ANSWER_RETENTION_MS.",
   headers: {
-    "PAYMENT-RESPONSE": { description: "x402 SettleResponse, base64 JSON: success, transaction (the digest), network, payer, amount, extra.proofKey (sui:<network>:<digest>).", schema: { type: "string" } },
+    "PAYMENT-RESPONSE": { description: "x402 SettleResponse, base64 JSON: success, transaction (the payment's digest), network, payer, amount, extra.proofKey (sui:<network>:<digest>), extra.nonce.", schema: { type: "string" } },
     "Payment-Receipt": { description: "MPP receipt, base64url JSON: method sui, reference (the digest), externalId (sui:<network>:<digest>), status, timestamp.", schema: { type: "string" } }
   },
   content: { "*/*": { schema: {} } }
 }
 
 const challenge = {
-  description: "Payment required: pay the challenge on chain, then repeat the request with a credential.",
+  description:
+    "Payment required (also: challenge_expired, unknown_challenge, payment_for_another_challenge, and for an upfront payment payment_proof_invalid): sign the exact offer's payment (or pay the sui-delegate offer on chain), then repeat the request with a credential.",
   headers: {
-    "PAYMENT-REQUIRED": { description: "x402 v2 PaymentRequired, base64 JSON, with one offer of scheme sui-delegate and extensions.bazaar.", schema: { type: "string" } },
-    "WWW-Authenticate": { description: "MPP challenge: Payment id, realm, method=\"sui\", intent=\"charge\", request (base64url JCS, Sui terms in methodDetails), expires.", schema: { type: "string" } },
+    "PAYMENT-REQUIRED": {
+      description:
+        "x402 v2 PaymentRequired, base64 JSON: accepts holds two offers of the same terms and nonce, first scheme exact (sign-first, the default; extra.gasStation when the gateway sponsors gas), then scheme sui-delegate (upfront); and extensions.bazaar.",
+      schema: { type: "string" }
+    },
+    "WWW-Authenticate": { description: "MPP challenge: Payment id, realm, method=\"sui\", intent=\"charge\", request (base64url JCS, Sui terms in methodDetails, rail delegate), expires. It takes a sign-first or an upfront payload.", schema: { type: "string" } },
     "Cache-Control": { description: "no-store: every challenge carries its own nonce and expiry.", schema: { type: "string" } }
   },
   content: { "application/json": { schema: { $ref: "#/components/schemas/PaymentRequiredBody" } } }
@@ -52,7 +60,7 @@ const operation = (method: string) => ({
   operationId: `paidCalls.${method}`,
   summary: "Call a paid service",
   description:
-    "Calls the service with its declared method (and HEAD beside GET). Without a credential the answer is 402 with the challenge; with a valid credential (payment final on chain, proof of possession by the paying delegate) the call is forwarded once and the seller's answer returned. A kept answer is returned again for the same credential within PAID_ANSWER_RETENTION_MS. See /SKILL.md and docs/paid-calls.md.",
+    "Calls the service with its declared method (and HEAD beside GET). Without a credential the answer is 402 with the challenge. Sign-first (x402 exact, the default): the signed, unexecuted payment is verified (signature, terms, expiry, simulation), the call forwarded once, and the payment executed only after the seller answered; a seller that fails costs nothing, and the same signed payment is presented again. Upfront (sui-delegate): a payment final on chain with a proof of possession by the paying delegate; the call is forwarded once. A kept answer is returned again for the same credential within PAID_ANSWER_RETENTION_MS. Never pay one challenge twice. See /SKILL.md and docs/paid-calls.md.",
   parameters: [
     { name: "serviceId", in: "path", required: true, schema: { type: "string", pattern: "^svc_" }, description: "The service id (see /v1/services)." },
     ...credentialHeaders
@@ -60,28 +68,102 @@ const operation = (method: string) => ({
   ...(method === "get" || method === "delete" ? {} : { requestBody: { required: false, content: { "*/*": { schema: {} } } } }),
   responses: {
     "200": paidAnswer,
+    "400": failure("INVALID: a sign-first payment that does not pay this challenge (bytes, signature, terms, expiry, gas, grant, policy or simulation; reason names the part); nothing was charged."),
     "402": challenge,
     "404": failure("No live service with this id."),
     "405": failure("The service is not called with this method; Allow names the one it is."),
-    "409": failure("NOT_FINAL (the payment is not checkpointed yet: present the same credential again), payment_in_flight, or paid_answer_expired."),
+    "409": failure(
+      "CONFLICT or NOT_FINAL. Sign-first: payment_in_flight (being forwarded or settled by another request), payment_overlaps_unsettled_payment or grant_budget_held_by_unsettled_payments (another unsettled payment holds the same coins, balance or grant budget), challenge_already_paid (another signed payment paid this challenge), payment_already_executed (executed outside the gateway), payer_upfront_only (the payer's settlement failed in the last 24 h: pay upfront), paid_answer_expired. Upfront: NOT_FINAL (the payment is not checkpointed yet: present the same credential again), payment_in_flight, paid_answer_expired."
+    ),
     "429": failure("RATE_LIMITED: too many 402 challenges asked for by this client (payment_challenges_rate_limited, PAYMENT_CHALLENGES_PER_MINUTE) or too many of its payment credentials failed (payment_presentations_rate_limited, PAYMENT_FAILURES_PER_MINUTE); Retry-After says when to try again."),
-    "503": failure("The seller failed or the chain is unavailable; the payment is kept: present the same credential again.")
+    "502": failure(
+      "TX_FAILED settlement_failed: <why> (sign-first): the seller answered but the chain would not execute the payment; nothing was charged, the answer is withheld, and the payer pays upfront for 24 h. UNVERIFIED (upfront): the payment's amount, recipient or memo is not the challenge's; nothing is forwarded or refunded."
+    ),
+    "503": failure(
+      "UNAVAILABLE. Sign-first: upstream_…_nothing_charged_retry_with_the_same_payment (the seller failed; nothing was executed: present the same signed payment again) or settlement_pending: … (the seller answered and settling is delayed; the answer is kept: present the same signed payment again). Upfront: upstream_…_retry_with_the_same_credential (the payment is kept: present the same credential again)."
+    )
   },
   "x-payment-info": {
     protocols: ["x402", "mpp"],
-    x402: { x402Version: 2, scheme: "sui-delegate", paymentFlow: "upfront", assetTransferMethod: "spend_account::pay" },
+    x402: {
+      x402Version: 2,
+      schemes: [
+        { scheme: "exact", paymentFlow: "sign-first", assetTransferMethod: "spend_account::pay", payload: "{ signature, transaction }", finality: "executed by the gateway after the seller answered" },
+        { scheme: "sui-delegate", paymentFlow: "upfront", assetTransferMethod: "spend_account::pay", payload: "{ digest, proof, binding? }", finality: "checkpointed" }
+      ]
+    },
     mpp: { method: "sui", intent: "charge" },
+    gasStation: "POST /v1/gas-station (the exact offer's extra.gasStation, when present)",
     pricing: "per call: the service's price in atomic units of its asset (GET /v1/services/{serviceId})",
-    finality: "checkpointed",
     refunds: "none"
   }
 })
+
+const termsProperties = {
+  network: { type: "string", examples: ["sui:testnet"] },
+  amount: { type: "string", description: "Atomic units of asset." },
+  asset: { type: "string", description: "The coin type." },
+  payTo: { type: "string" },
+  maxTimeoutSeconds: { type: "number" }
+}
+
+const extraRequired = ["paymentFlow", "assetTransferMethod", "nonce", "serviceId", "method", "path", "resourceUrl", "packageId", "publishedAt", "expiresAt"]
+
+const extraProperties = {
+  assetTransferMethod: { const: "spend_account::pay" },
+  serviceId: { type: "string" },
+  method: { type: "string" },
+  path: { type: "string" },
+  resourceUrl: { type: "string" },
+  packageId: { type: "string", description: "The package's original id." },
+  publishedAt: { type: "string", description: "The package id pay is called at." },
+  expiresAt: { type: "string", format: "date-time" }
+}
+
+const offerRequired = ["scheme", "network", "amount", "asset", "payTo", "maxTimeoutSeconds", "extra"]
 
 const schemas = {
   PaymentErrorBody: {
     type: "object",
     required: ["ok", "code", "message"],
     properties: { ok: { const: false }, code: { type: "string" }, message: { type: "string" }, reason: { type: "string" } }
+  },
+  PaidCallExactOffer: {
+    type: "object",
+    description: "x402's exact scheme on Sui (sign-first, the default): sign the payment, do not execute it; present { signature, transaction }.",
+    required: offerRequired,
+    properties: {
+      scheme: { const: "exact" },
+      ...termsProperties,
+      extra: {
+        type: "object",
+        required: extraRequired,
+        properties: {
+          paymentFlow: { const: "sign-first" },
+          nonce: { type: "string", description: "The memo of the pay call (its UTF-8 bytes); one signed payment per challenge." },
+          ...extraProperties,
+          gasStation: { type: "string", description: "POST { transactionKind, sender } here to have the gateway's sponsor pay the gas; absent when it sponsors none." }
+        }
+      }
+    }
+  },
+  PaidCallSuiDelegateOffer: {
+    type: "object",
+    description: "Upfront: execute the payment, wait for the checkpoint, present { digest, proof, binding? }.",
+    required: offerRequired,
+    properties: {
+      scheme: { const: "sui-delegate" },
+      ...termsProperties,
+      extra: {
+        type: "object",
+        required: extraRequired,
+        properties: {
+          paymentFlow: { const: "upfront" },
+          nonce: { type: "string", description: "The memo of the pay call (its UTF-8 bytes); each payment of this challenge is served once." },
+          ...extraProperties
+        }
+      }
+    }
   },
   PaymentRequiredBody: {
     type: "object",
@@ -97,34 +179,9 @@ const schemas = {
       resource: { type: "object", properties: { url: { type: "string" }, description: { type: "string" }, mimeType: { type: "string" } } },
       accepts: {
         type: "array",
-        items: {
-          type: "object",
-          required: ["scheme", "network", "amount", "asset", "payTo", "maxTimeoutSeconds", "extra"],
-          properties: {
-            scheme: { const: "sui-delegate" },
-            network: { type: "string", examples: ["sui:testnet"] },
-            amount: { type: "string", description: "Atomic units of asset." },
-            asset: { type: "string", description: "The coin type." },
-            payTo: { type: "string" },
-            maxTimeoutSeconds: { type: "number" },
-            extra: {
-              type: "object",
-              required: ["paymentFlow", "assetTransferMethod", "nonce", "serviceId", "method", "path", "resourceUrl", "packageId", "publishedAt", "expiresAt"],
-              properties: {
-                paymentFlow: { const: "upfront" },
-                assetTransferMethod: { const: "spend_account::pay" },
-                nonce: { type: "string", description: "The memo of the pay call (its UTF-8 bytes); each payment of this challenge is served once." },
-                serviceId: { type: "string" },
-                method: { type: "string" },
-                path: { type: "string" },
-                resourceUrl: { type: "string" },
-                packageId: { type: "string", description: "The package's original id." },
-                publishedAt: { type: "string", description: "The package id pay is called at." },
-                expiresAt: { type: "string", format: "date-time" }
-              }
-            }
-          }
-        }
+        description: "Two offers of the same terms and nonce: first exact (sign-first), then sui-delegate (upfront).",
+        minItems: 2,
+        prefixItems: [{ $ref: "#/components/schemas/PaidCallExactOffer" }, { $ref: "#/components/schemas/PaidCallSuiDelegateOffer" }]
       },
       extensions: { type: "object", properties: { bazaar: { type: "object" } } }
     }
@@ -142,6 +199,6 @@ export const withPaidCallPath = (spec: Record<string, unknown>): Record<string, 
     ...spec,
     paths: { ...recordOf(spec["paths"]), "/v1/pay/{serviceId}": Object.fromEntries(METHODS.map((m) => [m, operation(m)])) },
     components: { ...components, schemas: { ...recordOf(components["schemas"]), ...schemas } },
-    tags: [...(Array.isArray(spec["tags"]) ? spec["tags"] : []), { name: "paid calls", description: "Paid calls to sellers' services, paid on Sui (x402 and MPP)." }]
+    tags: [...(Array.isArray(spec["tags"]) ? spec["tags"] : []), { name: "paid calls", description: "Paid calls to sellers' services, paid on Sui (x402 and MPP): sign-first (exact) by default, upfront (sui-delegate) as the alternative." }]
   }
 }

@@ -136,6 +136,14 @@ const policyCase = (when: string, only: Partial<PolicyRule>): Case => ({
  * Every refusal the decision can answer a presented payment with, and the facts that bring each about. Keyed by
  * refusal, so a refusal added to the decision does not compile until it is named here with a case.
  */
+/** A digest recorded as a sign-first payment's, presented as an upfront payment. */
+const signFirstCase = (status: PaymentStatus): Case => ({
+  when: `the digest is a sign-first payment's (${status})`,
+  world: { recorded: recorded({ status }) },
+  answer: ["CONFLICT", "sign_first_payment"],
+  records: undefined
+})
+
 const REFUSALS: { readonly [R in PaidCallRefusal]: readonly [Case, ...Array<Case>] } = {
   unknown_challenge: [
     { when: "the nonce is not one this gateway minted", world: { challenge: undefined }, answer: ["PAYMENT_REQUIRED", "unknown_challenge"], records: undefined },
@@ -225,6 +233,12 @@ const REFUSALS: { readonly [R in PaidCallRefusal]: readonly [Case, ...Array<Case
       answer: ["CONFLICT", "payment_in_flight"],
       records: undefined
     }
+  ],
+  sign_first_payment: [
+    signFirstCase("settling"),
+    signFirstCase("settled"),
+    signFirstCase("not_charged"),
+    signFirstCase("settlement_failed")
   ],
   chain_gave_no_timestamp: [{
     when: "the chain gave no time for the payment",
@@ -365,7 +379,7 @@ const everyWorld = (): ReadonlyArray<Partial<World>> => {
   const challenges = [CHALLENGE, { ...CHALLENGE, serviceId: OTHER_SERVICE }, undefined]
   const recordeds = [
     Option.none(),
-    ...(["forwarding", "forwarded", "upstream_failed"] as const).flatMap((status) =>
+    ...(["forwarding", "forwarded", "upstream_failed", "settled", "not_charged"] as const).flatMap((status) =>
       [NONCE, "another-nonce"].flatMap((nonce) => [Option.some(ANSWER), Option.none()].map((answer) => recorded({ status, nonce, answer })))
     ),
     ...[null, ...PaymentRefusal.literals].flatMap((refusal) => [NONCE, "another-nonce"].map((nonce) => recorded({ status: "refused", refusal, nonce })))

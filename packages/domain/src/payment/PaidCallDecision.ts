@@ -3,7 +3,7 @@ import { normalizeCoinType } from "../chain/SpendAccountModule.ts"
 import { Conflict, Unavailable, Unverified } from "../Errors.ts"
 import { policyAllows } from "../Policy.ts"
 import type { PayingGrant } from "./PayingGrant.ts"
-import type { PaidAnswer, PaymentClaim, PaymentRefusal, RecordedPayment } from "./RecordedPayment.ts"
+import type { PaidAnswer, PaymentClaim, PaymentRefusal, PaymentStatus, RecordedPayment } from "./RecordedPayment.ts"
 
 /** The terms a challenge's nonce carries, sealed under the gateway's key: its service, the revision whose terms it asks, its expiry. */
 export interface ChallengeClaims {
@@ -100,7 +100,15 @@ export const RECHALLENGE_REFUSALS = [
 export type RechallengeRefusal = typeof RECHALLENGE_REFUSALS[number]
 
 /** Refusals answered with an error. */
-export const FAIL_REFUSALS = ["paid_answer_expired", "payment_in_flight", "chain_gave_no_timestamp", "unknown_grant", "wrong_asset", "policy"] as const
+export const FAIL_REFUSALS = [
+  "paid_answer_expired",
+  "payment_in_flight",
+  "sign_first_payment",
+  "chain_gave_no_timestamp",
+  "unknown_grant",
+  "wrong_asset",
+  "policy"
+] as const
 export type FailRefusal = typeof FAIL_REFUSALS[number]
 
 /** Every reason the decision refuses a presented payment for. */
@@ -112,6 +120,11 @@ type PaidCallError = Conflict | Unavailable | Unverified
 const FAILURES: { readonly [R in FailRefusal]: (askedAsset: string) => PaidCallError } = {
   paid_answer_expired: () => new Conflict({ message: "This payment was answered, and its answer is no longer kept", reason: "paid_answer_expired" }),
   payment_in_flight: () => new Conflict({ message: "This payment is being used by another request", reason: "payment_in_flight" }),
+  sign_first_payment: () =>
+    new Conflict({
+      message: "This digest is a sign-first payment's: present its signed transaction (x402 exact), not the digest",
+      reason: "sign_first_payment"
+    }),
   chain_gave_no_timestamp: () => new Unavailable({ message: "The chain did not say when the payment was made", reason: "chain_gave_no_timestamp" }),
   unknown_grant: () => new Unverified({ message: "The payment came from a grant this gateway did not provision", reason: "grant: unknown to this gateway" }),
   wrong_asset: (asset) => new Unverified({ message: "The payment was made in another asset than the challenge asks", reason: `asset: expected ${asset}` }),
@@ -133,6 +146,8 @@ export type PaidCallDecision =
   /** Give the seller's kept answer again; the seller is not called. */
   | { readonly _tag: "AnswerKept"; readonly answer: PaidAnswer; readonly paid: PaidBy }
 
+const SIGN_FIRST_STATUSES: ReadonlyArray<PaymentStatus> = ["settling", "settled", "not_charged", "settlement_failed"]
+
 const gather = (need: PaidCallNeed): PaidCallDecision => ({ _tag: "Gather", need })
 
 const rechallenge = (refusal: RechallengeRefusal, record?: PaymentClaim): PaidCallDecision => ({ _tag: "Rechallenge", refusal, record })
@@ -153,6 +168,8 @@ const decideRecorded = (facts: PaidCallFacts, asked: AskedCall, recorded: Record
   if (facts.proven === undefined) return gather({ _tag: "Possession", payer: recorded.payer })
   if (!facts.proven) return rechallenge("payment_proof_invalid")
   if (recorded.status === "refused") return rechallenge(`payment_refused_${recorded.refusal ?? "earlier"}`)
+  // A sign-first payment is settled by the gateway, and answered only to its signed transaction.
+  if (SIGN_FIRST_STATUSES.some((s) => s === recorded.status)) return fail("sign_first_payment", asked)
   const paid = { payer: recorded.payer, amount: recorded.amount }
   if (recorded.status === "forwarded") {
     const kept = Option.filter(recorded.answer, (a) => facts.nowMs - a.answeredAt.getTime() <= facts.answerRetentionMs)

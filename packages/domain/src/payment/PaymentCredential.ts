@@ -1,5 +1,6 @@
 import { fromBase64 } from "@mysten/sui/utils"
 import { Option, Schema } from "effect"
+import { EXACT_SCHEME } from "./ExactOffer.ts"
 import { ChallengeNonce, SUI_DELEGATE_SCHEME, TransactionDigest } from "./SuiDelegateOffer.ts"
 
 /**
@@ -53,6 +54,42 @@ export const MppSuiCredential = Schema.Struct({
 })
 export type MppSuiCredential = typeof MppSuiCredential.Type
 
+const Base64Text = (maxLength: number) =>
+  Schema.String.pipe(Schema.check(Schema.isMaxLength(maxLength), Schema.isPattern(/^[A-Za-z0-9+/]+={0,2}$/, { expected: "base64" })))
+
+/**
+ * A sign-first payment (x402 `exact` on Sui): the payer's signature over a whole transaction it did not execute,
+ * and the transaction's BCS bytes, both base64, as the scheme document names them.
+ */
+export const SignedPaymentPayload = Schema.Struct({
+  signature: Base64Text(4096),
+  transaction: Base64Text(64 * 1024)
+})
+export type SignedPaymentPayload = typeof SignedPaymentPayload.Type
+
+/** x402's `PAYMENT-SIGNATURE` of an `exact` payment: the echoed offer's terms and nonce, and the signed transaction. */
+export const X402ExactPayment = Schema.Struct({
+  x402Version: Schema.Literal(2),
+  accepted: Schema.Struct({
+    scheme: Schema.Literal(EXACT_SCHEME),
+    network: Schema.String,
+    amount: Schema.String,
+    asset: Schema.String,
+    payTo: Schema.String,
+    extra: Schema.Struct({ nonce: ChallengeNonce })
+  }),
+  payload: SignedPaymentPayload
+})
+export type X402ExactPayment = typeof X402ExactPayment.Type
+
+/** MPP's credential for the same `sui`/`charge` challenge, its payload the signed transaction instead of a digest. */
+export const MppSignedCredential = Schema.Struct({
+  challenge: MppSuiCredential.fields.challenge,
+  payload: SignedPaymentPayload,
+  source: Schema.optionalKey(Schema.String)
+})
+export type MppSignedCredential = typeof MppSignedCredential.Type
+
 const utf8 = new TextDecoder("utf-8", { fatal: true })
 
 /** The text of base64 or base64url, or undefined when it is neither or not UTF-8. */
@@ -68,6 +105,8 @@ export const base64Text = (encoded: string): string | undefined => {
 
 const decodeX402Json = Schema.decodeUnknownOption(Schema.fromJsonString(X402SuiPayment))
 const decodeMppJson = Schema.decodeUnknownOption(Schema.fromJsonString(MppSuiCredential))
+const decodeX402ExactJson = Schema.decodeUnknownOption(Schema.fromJsonString(X402ExactPayment))
+const decodeMppSignedJson = Schema.decodeUnknownOption(Schema.fromJsonString(MppSignedCredential))
 
 /** `PAYMENT-SIGNATURE`'s value, decoded; None when it is not a `sui-delegate` payment. */
 export const decodeX402SuiPayment = (header: string): Option.Option<X402SuiPayment> => {
@@ -79,4 +118,16 @@ export const decodeX402SuiPayment = (header: string): Option.Option<X402SuiPayme
 export const decodeMppSuiCredential = (authorization: string): Option.Option<MppSuiCredential> => {
   const json = base64Text(/^Payment\s+(\S+)\s*$/i.exec(authorization)?.[1] ?? "!")
   return json === undefined ? Option.none() : decodeMppJson(json)
+}
+
+/** `PAYMENT-SIGNATURE`'s value, decoded; None when it is not an `exact` payment. */
+export const decodeX402ExactPayment = (header: string): Option.Option<X402ExactPayment> => {
+  const json = base64Text(header.trim())
+  return json === undefined ? Option.none() : decodeX402ExactJson(json)
+}
+
+/** The credential of an `Authorization` value; None when it is not `Payment` or not a signed MPP Sui credential. */
+export const decodeMppSignedCredential = (authorization: string): Option.Option<MppSignedCredential> => {
+  const json = base64Text(/^Payment\s+(\S+)\s*$/i.exec(authorization)?.[1] ?? "!")
+  return json === undefined ? Option.none() : decodeMppSignedJson(json)
 }

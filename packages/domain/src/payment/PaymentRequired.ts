@@ -1,24 +1,32 @@
 import { BAZAAR, bazaarExtension } from "./BazaarExtension.ts"
+import { type ExactOffer, exactOffer } from "./ExactOffer.ts"
 import { type ChallengeTerms, type SuiDelegateOffer, suiDelegateOffer } from "./SuiDelegateOffer.ts"
 
 /**
- * The x402 (version 2) `PaymentRequired` of one challenge: the resource, our
- * one `sui-delegate` offer, and the service's bazaar description. It is both
- * the `PAYMENT-REQUIRED` header (base64 of this JSON) and, beside the error
+ * The x402 (version 2) `PaymentRequired` of one challenge: the resource, two
+ * offers of the same terms and nonce — first `exact` (sign-first: settled only
+ * after the seller answered), then `sui-delegate` (upfront, for existing
+ * clients) — and the service's bazaar description. It is both the
+ * `PAYMENT-REQUIRED` header (base64 of this JSON) and, beside the error
  * fields, the 402's body.
  */
 export interface SuiDelegatePaymentRequired {
   readonly x402Version: 2
   readonly error: string
   readonly resource: { readonly url: string; readonly description: string; readonly mimeType: string }
-  readonly accepts: [SuiDelegateOffer]
+  /** `exact` first, unless the epoch ends before the challenge would be paid (`ExactOfferWindow.ts`). */
+  readonly accepts: [ExactOffer, SuiDelegateOffer] | [SuiDelegateOffer]
   readonly extensions: { readonly [BAZAAR]: ReturnType<typeof bazaarExtension> }
 }
 
-export const paymentRequired = (t: ChallengeTerms, error: string): SuiDelegatePaymentRequired => ({
+/**
+ * `gasStation`: where a payer gets its `exact` transaction's gas paid; undefined when this gateway sponsors none.
+ * `offerExact`: false near the epoch's end, when a sign-first payment would expire before it settles.
+ */
+export const paymentRequired = (t: ChallengeTerms, error: string, gasStation?: string, offerExact = true): SuiDelegatePaymentRequired => ({
   x402Version: 2,
   error,
   resource: { url: t.entry.resourceUrl, description: t.entry.description, mimeType: t.entry.mimeType },
-  accepts: [suiDelegateOffer(t)],
+  accepts: offerExact ? [exactOffer(t, gasStation), suiDelegateOffer(t)] : [suiDelegateOffer(t)],
   extensions: { [BAZAAR]: bazaarExtension(t.entry) }
 })

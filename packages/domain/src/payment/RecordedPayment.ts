@@ -1,7 +1,22 @@
 import { type Option, Schema } from "effect"
 
-/** `refused`: the chain moved the money but the gateway refused the call (late, foreign grant, asset, policy). */
-export const PaymentStatus = Schema.Literals(["forwarding", "forwarded", "upstream_failed", "refused"])
+/**
+ * Upfront payments: `refused` when the chain moved the money but the gateway refused the call (late, foreign
+ * grant, asset, policy). Sign-first payments (never executed before the seller answered): `forwarding` while the
+ * seller is asked, `settling` once its answer is kept and the transaction is being executed, then `settled`;
+ * `not_charged` when the seller failed (nothing executed; the same payment may be presented again), and
+ * `settlement_failed` when the chain would not execute it after the seller answered (its answer withheld).
+ */
+export const PaymentStatus = Schema.Literals([
+  "forwarding",
+  "forwarded",
+  "upstream_failed",
+  "refused",
+  "settling",
+  "settled",
+  "not_charged",
+  "settlement_failed"
+])
 export type PaymentStatus = typeof PaymentStatus.Type
 
 /** Why money that moved does not pay for the call: recorded with the payment, whose digest it spends. */

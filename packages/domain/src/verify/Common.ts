@@ -66,7 +66,7 @@ export const calls = (tx: ChainTransaction, pkg: SpendAccountPackage, functions:
 
 /** The BCS contents of every event of this type, decoded with the module's layout; malformed ones (see `calls`) are left out. */
 export const eventsOf = <T>(
-  tx: ChainTransaction,
+  tx: Pick<ChainTransaction, "events">,
   pkg: SpendAccountPackage,
   name: EventName,
   layout: { readonly parse: (bytes: Uint8Array) => T }

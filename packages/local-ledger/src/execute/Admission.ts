@@ -48,22 +48,30 @@ export interface Admitted {
   readonly lamport: bigint
 }
 
-/** The epoch this ledger is always in: it never reconfigures. */
-export const LEDGER_EPOCH = 0n
-
 type Expiration = TransactionData["V1"]["expiration"]
 
 /**
- * A `ValidDuring` window as Sui checks it (sui-types transaction.rs
- * `TransactionData::validity_check` and the authority's epoch check): no
- * timestamps, both epochs with at most one between them, this chain, and the
- * current epoch inside it. An address-balance gas payment leaves the
- * transaction without owned objects, so the window is its only replay guard
- * and is required.
+ * A transaction's expiration as Sui checks it against the current epoch
+ * (sui-types transaction.rs `TransactionData::validity_check` and the
+ * authority's epoch check): an `Epoch` expiration is valid through that
+ * epoch; a `ValidDuring` window has no timestamps, both epochs with at most
+ * one between them, this chain, and the current epoch inside it. An
+ * address-balance gas payment leaves the transaction without owned objects,
+ * so the window is its only replay guard and is required.
  */
-const checkValidDuring = (expiration: Expiration, chainIdentifier: string): Rejection | undefined => {
+const checkExpiration = (input: {
+  readonly expiration: Expiration
+  readonly epoch: bigint
+  readonly chainIdentifier: string
+  readonly windowRequired: boolean
+}): Rejection | undefined => {
+  const { expiration, epoch } = input
+  if (expiration.$kind === "Epoch") {
+    const until = BigInt(expiration.Epoch)
+    return epoch > until ? new Rejection(`TransactionExpired: valid until epoch ${until}, the current epoch is ${epoch}`) : undefined
+  }
   if (expiration.$kind !== "ValidDuring") {
-    return new Rejection("a transaction that pays gas from the address balance needs a ValidDuring expiration")
+    return input.windowRequired ? new Rejection("a transaction that pays gas from the address balance needs a ValidDuring expiration") : undefined
   }
   const { minEpoch, maxEpoch, minTimestamp, maxTimestamp, chain } = expiration.ValidDuring
   if (minTimestamp !== null || maxTimestamp !== null) return new Rejection("Timestamp-based transaction expiration is not supported")
@@ -71,9 +79,9 @@ const checkValidDuring = (expiration: Expiration, chainIdentifier: string): Reje
   const min = BigInt(minEpoch)
   const max = BigInt(maxEpoch)
   if (max !== min && max !== min + 1n) return new Rejection("max_epoch must be at most min_epoch + 1")
-  if (chain !== chainIdentifier) return new Rejection(`InvalidChainId: the transaction is for chain ${chain}, this is ${chainIdentifier}`)
-  if (LEDGER_EPOCH > max) return new Rejection(`TransactionExpired: valid until epoch ${max}, the current epoch is ${LEDGER_EPOCH}`)
-  if (LEDGER_EPOCH < min) return new Rejection(`the transaction is valid from epoch ${min}; the current epoch is ${LEDGER_EPOCH}`)
+  if (chain !== input.chainIdentifier) return new Rejection(`InvalidChainId: the transaction is for chain ${chain}, this is ${input.chainIdentifier}`)
+  if (epoch > max) return new Rejection(`TransactionExpired: valid until epoch ${max}, the current epoch is ${epoch}`)
+  if (epoch < min) return new Rejection(`the transaction is valid from epoch ${min}; the current epoch is ${epoch}`)
   return undefined
 }
 
@@ -114,8 +122,9 @@ export const addressBalanceForGas = (data: TransactionData, addressBalance: Addr
 
 /**
  * Sui's checks before execution (sui-transaction-checks: `check_gas`,
- * `check_objects`): gas price and budget, packages called, and every input
- * existing at its version, owned by whom uses it, named once. A refusal
+ * `check_objects`): the expiration against the current epoch, gas price (at
+ * least the epoch's reference gas price) and budget, packages called, and
+ * every input existing at its version, owned by whom uses it, named once. A refusal
  * changes nothing. Withdrawals from address balances (the `FundsWithdrawal`
  * inputs, and the budget when gas is paid from the address balance) must be
  * covered by the balances as they stand, as a node checks them when signing
@@ -124,6 +133,8 @@ export const addressBalanceForGas = (data: TransactionData, addressBalance: Addr
 export const admit = (input: {
   readonly data: TransactionData
   readonly publishedAt: string
+  /** The current epoch, and its reference gas price. */
+  readonly epoch: bigint
   readonly referenceGasPrice: bigint
   readonly objects: ObjectReader
   readonly addressBalance: AddressBalanceReader
@@ -139,7 +150,10 @@ export const admit = (input: {
   const price = BigInt(tx.gasData.price)
   const budget = BigInt(tx.gasData.budget)
   const computation = GAS_UNITS * price
-  if (price < input.referenceGasPrice) return new Rejection(`gas price ${price} below the reference gas price ${input.referenceGasPrice}`)
+  const expired = checkExpiration({ expiration: tx.expiration, epoch: input.epoch, chainIdentifier: input.chainIdentifier, windowRequired: tx.gasData.payment.length === 0 })
+  if (expired !== undefined) return expired
+  // sui-types `UserInputError::GasPriceUnderRGP`, in its words.
+  if (price < input.referenceGasPrice) return new Rejection(`Gas price ${price} under reference gas price (RGP) ${input.referenceGasPrice}`)
   if (budget < computation) return new Rejection(`gas budget ${budget} below the minimum ${computation}`)
   // Packages are loaded as inputs: a call to one that is not on chain is refused before execution.
   for (const command of pt.commands) {
@@ -178,8 +192,6 @@ export const admit = (input: {
 
   // === Gas: SUI coins of the gas owner, enough for the budget; or, with no coins, its SUI address balance ===
   if (tx.gasData.payment.length === 0) {
-    const expired = checkValidDuring(tx.expiration, input.chainIdentifier)
-    if (expired !== undefined) return expired
     if (usesGasCoin(pt)) return new Rejection("GasCoin cannot be used when gas is paid from the address balance")
     // sui-core execution_engine: an empty payment is `PaymentMethod::AddressBalance(gas owner, budget)`, a reservation like any other.
     reserve(gasOwner, SUI_COIN_TYPE, budget)

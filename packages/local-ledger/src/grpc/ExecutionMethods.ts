@@ -71,8 +71,9 @@ export const executionMethods: ReadonlyArray<GrpcMethod> = [
     Effect.gen(function*() {
       const ledger = yield* LocalLedger
       const simulated = yield* Effect.catchTag(ledger.simulate(yield* simulationRequest(request)), "LedgerRejected", refused)
+      const { referenceGasPrice } = yield* ledger.currentEpoch
       const transaction = yield* fullTransaction(simulated, maskedFields(request.readMask, SIMULATE_DEFAULT_MASK, "transaction"))
-      const response: GrpcTypes.SimulateTransactionResponse = { transaction, commandOutputs: [], suggestedGasPrice: ledger.config.referenceGasPrice }
+      const response: GrpcTypes.SimulateTransactionResponse = { transaction, commandOutputs: [], suggestedGasPrice: referenceGasPrice }
       return applyReadMask(response, request.readMask, SIMULATE_DEFAULT_MASK)
     }))
 ]

@@ -1,6 +1,7 @@
 import { GrpcStatusCode, GrpcTypes } from "@mysten/sui/grpc"
 import { Effect } from "effect"
 import { LocalLedger, type LedgerTransaction } from "../LocalLedger.ts"
+import { epochProto } from "./EpochProto.ts"
 import { GrpcFailure } from "./GrpcFailure.ts"
 import { type GrpcMethod, unary } from "./GrpcMethod.ts"
 import { checkpointProto, executedTransactionProto, objectProto, timestamp } from "./LedgerProto.ts"
@@ -10,6 +11,7 @@ import { applyReadMask, maskedFields } from "./ReadMask.ts"
 export const OBJECT_DEFAULT_MASK = ["object_id", "version", "digest"]
 export const TRANSACTION_DEFAULT_MASK = ["digest"]
 const CHECKPOINT_DEFAULT_MASK = ["sequence_number", "digest"]
+const EPOCH_DEFAULT_MASK = ["epoch", "first_checkpoint", "last_checkpoint", "start", "end", "reference_gas_price"]
 
 const notFound = (message: string) => new GrpcFailure({ code: "NOT_FOUND", message })
 const required = (field: string) => new GrpcFailure({ code: "INVALID_ARGUMENT", message: `missing ${field}` })
@@ -63,10 +65,11 @@ export const ledgerMethods: ReadonlyArray<GrpcMethod> = [
       const ledger = yield* LocalLedger
       const genesis = yield* ledger.getCheckpoint(0n)
       const latest = yield* ledger.latestCheckpoint
+      const { epoch } = yield* ledger.currentEpoch
       return {
         ...(genesis === undefined ? {} : { chainId: genesis.digest }),
         chain: ledger.config.network,
-        epoch: 0n,
+        epoch,
         checkpointHeight: latest.sequenceNumber,
         timestamp: timestamp(latest.timestampMs),
         lowestAvailableCheckpoint: 0n,
@@ -116,8 +119,9 @@ export const ledgerMethods: ReadonlyArray<GrpcMethod> = [
   unary(GrpcTypes.LedgerService, "GetEpoch", GrpcTypes.GetEpochRequest, GrpcTypes.GetEpochResponse, (request) =>
     Effect.gen(function*() {
       const ledger = yield* LocalLedger
-      if (request.epoch !== undefined && request.epoch !== 0n) return yield* notFound(`epoch ${request.epoch} not found`)
-      const epoch: GrpcTypes.Epoch = { epoch: 0n, firstCheckpoint: 0n, start: timestamp(0n), referenceGasPrice: ledger.config.referenceGasPrice }
-      return { epoch: applyReadMask(epoch, request.readMask, ["epoch", "first_checkpoint", "start", "reference_gas_price"]) }
+      // No epoch named means the current one; a past one's system state is as it began, as a full node answers it.
+      const epoch = request.epoch === undefined ? yield* ledger.currentEpoch : yield* ledger.getEpoch(request.epoch)
+      if (epoch === undefined) return yield* notFound(`epoch ${request.epoch} not found`)
+      return { epoch: applyReadMask(epochProto(epoch), request.readMask, EPOCH_DEFAULT_MASK) }
     }))
 ]

@@ -130,7 +130,7 @@ const effectsProto = (tx: LedgerTransaction, originalId: string): GrpcTypes.Tran
     digest: tx.effectsDigest,
     version: 2,
     status: statusProto(execution.status, tx.error),
-    epoch: 0n,
+    epoch: execution.epoch,
     gasUsed: execution.gasUsed,
     transactionDigest: tx.digest,
     ...(gasObject === undefined ? {} : { gasObject }),
@@ -216,7 +216,7 @@ export const checkpointProto = (checkpoint: LedgerCheckpoint, transactions: Read
   summary: {
     bcs: { name: "CheckpointSummary", value: checkpoint.summaryBcs },
     digest: checkpoint.digest,
-    epoch: 0n,
+    epoch: checkpoint.epoch,
     sequenceNumber: checkpoint.sequenceNumber,
     totalNetworkTransactions: checkpoint.networkTotalTransactions,
     contentDigest: checkpoint.contentDigest,

@@ -119,6 +119,7 @@ export class World {
       data: bcs.TransactionData.parse(bytes),
       digest: TransactionDataBuilder.getDigestFromBytes(bytes),
       nowMs: this.nowMs,
+      epoch: 0n,
       referenceGasPrice: GAS_PRICE,
       objects: this.objects
     })

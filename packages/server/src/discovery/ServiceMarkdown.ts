@@ -40,7 +40,14 @@ export const serviceMarkdown = (entry: CatalogEntry) =>
     `${entry.method} ${entry.resourceUrl}`,
     "",
     "HTTP/1.1 402 Payment Required",
+    "PAYMENT-REQUIRED: <base64 JSON: accepts = [exact (sign-first), sui-delegate (upfront)]>",
     `WWW-Authenticate: Payment id="…", method="sui", intent="charge", request="…"`,
+    "",
+    `${entry.method} ${entry.resourceUrl}`,
+    "PAYMENT-SIGNATURE: <base64 JSON { x402Version: 2, accepted: <the exact offer>, payload: { signature, transaction } }>",
+    "",
+    "HTTP/1.1 200 OK",
+    "PAYMENT-RESPONSE: <base64 JSON { success: true, transaction: <digest>, … }>",
     "```",
     ""
   ].join("\n")

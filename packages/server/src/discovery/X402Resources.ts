@@ -29,7 +29,7 @@ export const x402Resources = Effect.fn("AgentDocuments.x402")(function*() {
   const discovery: X402Discovery = {
     version: 1,
     resources: urls,
-    instructions: `Each resource answers 402 with an x402 v2 offer of scheme sui-delegate (and an MPP challenge, method sui). Pay it on ${network} through a delegated grant: ${origin}/SKILL.md; terms of each service: ${origin}/v1/services.`
+    instructions: `Each resource answers 402 with two x402 v2 offers: scheme exact (sign-first: sign the payment, the gateway executes it only after the seller answered; gas sponsored through extra.gasStation) and scheme sui-delegate (upfront), and an MPP challenge (method sui). Pay it on ${network} through a delegated grant, or with an exact transfer from your own coins: ${origin}/SKILL.md; terms of each service: ${origin}/v1/services.`
   }
   return discovery
 })

@@ -41,12 +41,12 @@ export const answerChallenge = Effect.gen(function*() {
     const url = request.url ?? ""
     const serviceId = PAID_CALL.exec(url)?.[1]
     const entry = serviceId === undefined ? undefined : reads.liveTerms(serviceId)?.entry
-    const template = entry === undefined ? undefined : templates.kept(entry)
+    const nowMs = clock.currentTimeMillisUnsafe()
+    const template = entry === undefined ? undefined : templates.kept(entry, nowMs)
     if (template === undefined || request.method !== template.entry.method || !bodiless(request) || forTheApp(request, url)) return false
     const forwarded = request.headers["x-forwarded-for"]
     // Repeated headers are one list to the app (effect's Headers.fromInput).
     const client = clientAddress(config.trustedProxies, request.socket.remoteAddress, Array.isArray(forwarded) ? forwarded.join(", ") : forwarded)
-    const nowMs = clock.currentTimeMillisUnsafe()
     if (limits.admitNow(challengeBucket(client), quota, nowMs) !== undefined) return false
     const { body, headers } = template.mint(nowMs)
     // The headers in the order effect writes them, so the answer is the app's to the byte (but for its Date).

@@ -7,6 +7,7 @@ import { ConsoleRoutes } from "../console/ConsoleRoutes.ts"
 import { DelegatedSignersHandlers } from "../signers/DelegatedSignersHandlers.ts"
 import { DocsPage } from "./DocsPage.ts"
 import { ErrorBodies } from "../httpShared/ErrorBodies.ts"
+import { GasStationHandlers } from "../sponsorship/GasStationHandlers.ts"
 import { OwnerAuthLive } from "../owners/OwnerAuthLive.ts"
 import { DiscoveryHandlers } from "../discovery/DiscoveryHandlers.ts"
 import { SellersHandlers } from "../catalog/SellersHandlers.ts"
@@ -25,7 +26,7 @@ const OwnerGroups = Layer.mergeAll(AuthHandlers, DelegatedSignersHandlers, Polic
 )
 
 const ApiRoutes = HttpApiBuilder.layer(Api, { openapiPath: "/openapi.json" }).pipe(
-  Layer.provide([SystemHandlers, OwnerGroups, ServicesHandlers, DiscoveryHandlers]),
+  Layer.provide([SystemHandlers, OwnerGroups, ServicesHandlers, DiscoveryHandlers, GasStationHandlers]),
   Layer.provide(RequestErrorsLive)
 )
 

@@ -14,15 +14,16 @@ const settings = {
   mppSecret: mppSecretOf(key),
   realm: "gateway.example",
   seconds: 300,
-  pkg: { originalId: `0x${"b".repeat(64)}`, publishedAt: `0x${"c".repeat(64)}`, registryId: `0x${"d".repeat(64)}` }
+  pkg: { originalId: `0x${"b".repeat(64)}`, publishedAt: `0x${"c".repeat(64)}`, registryId: `0x${"d".repeat(64)}` },
+  gasStation: "https://gateway.example/v1/gas-station"
 }
 
 const entryOf = (description: string, method: CatalogEntry["method"], price: string) => liveEntry({ description, method, price, activeRevision: 3 })
 
 /** What the gateway answered before templates, built the way MintChallenge built it. */
 const asMintedBefore = (t: ChallengeTerms, reason: string) => ({
-  body: JSON.stringify({ ok: false, code: "PAYMENT_REQUIRED", message: "This call must be paid", reason, ...paymentRequired(t, reason) }),
-  headers: challengeHeaders(t, settings.realm, reason, settings.mppSecret)
+  body: JSON.stringify({ ok: false, code: "PAYMENT_REQUIRED", message: "This call must be paid", reason, ...paymentRequired(t, reason, settings.gasStation) }),
+  headers: challengeHeaders(t, settings.realm, reason, settings.mppSecret, settings.gasStation)
 })
 
 const NOW = 1_800_000_000_000

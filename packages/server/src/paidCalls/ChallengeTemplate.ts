@@ -12,6 +12,10 @@ export interface ChallengeSettings {
   readonly realm: string
   readonly seconds: number
   readonly pkg: SpendAccountPackage
+  /** The `exact` offer's gas station URL; undefined when this gateway sponsors no gas. */
+  readonly gasStation: string | undefined
+  /** False near the epoch's end: only the upfront offer is made. Templates always offer both. */
+  readonly offerExact?: boolean
 }
 
 /** A 402 as it is answered: its JSON body and its headers. */
@@ -39,8 +43,8 @@ interface ChallengeTexts {
   readonly request: string
 }
 
-const textsOf = (t: ChallengeTerms, reason: string): ChallengeTexts => {
-  const required = paymentRequired(t, reason)
+const textsOf = (t: ChallengeTerms, reason: string, s: ChallengeSettings): ChallengeTexts => {
+  const required = paymentRequired(t, reason, s.gasStation, s.offerExact ?? true)
   return {
     body: JSON.stringify({ ok: false, code: "PAYMENT_REQUIRED", message: "This call must be paid", reason, ...required }),
     required: JSON.stringify(required),
@@ -54,7 +58,7 @@ const challengeOf = (texts: ChallengeTexts, t: ChallengeTerms, s: ChallengeSetti
 })
 
 /** A 402 for these terms, rendered whole: what a template must equal. */
-export const renderChallenge = (t: ChallengeTerms, reason: string, s: ChallengeSettings): MintedChallenge => challengeOf(textsOf(t, reason), t, s)
+export const renderChallenge = (t: ChallengeTerms, reason: string, s: ChallengeSettings): MintedChallenge => challengeOf(textsOf(t, reason, s), t, s)
 
 /** The two values that differ between challenges for the same terms, as the JSON strings they are written as. */
 type Slot = "nonce" | "expiresAt"
@@ -115,12 +119,14 @@ export interface ChallengeTemplate {
  * nonce and the expiry stand. JSON writes both without escapes (the nonce's alphabet and an ISO date need
  * none), so any other nonce and expiry put in the same places make the bytes a whole rendering makes.
  */
-export const challengeTemplate = (s: ChallengeSettings, entry: CatalogEntry, reason: string, nowMs: number): ChallengeTemplate => {
+export const challengeTemplate = (settings: ChallengeSettings, entry: CatalogEntry, reason: string, nowMs: number): ChallengeTemplate => {
+  const s = { ...settings, offerExact: true }
   const first = termsAt(s, entry, nowMs)
-  const texts = textsOf(first, reason)
+  const texts = textsOf(first, reason, s)
   const values = valuesOf(first)
-  const body = cut(texts.body, values, { nonce: 1, expiresAt: 1 })
-  const required = cut(texts.required, values, { nonce: 1, expiresAt: 1 })
+  // Both offers carry the nonce and the expiry; MPP's request carries the nonce alone.
+  const body = cut(texts.body, values, { nonce: 2, expiresAt: 2 })
+  const required = cut(texts.required, values, { nonce: 2, expiresAt: 2 })
   const request = cut(texts.request, values, { nonce: 1, expiresAt: 0 })
   const render = (t: ChallengeTerms): MintedChallenge => {
     if (body === undefined || required === undefined || request === undefined) return renderChallenge(t, reason, s)

@@ -1,8 +1,11 @@
-import { Context, Effect, Layer } from "effect"
+import { Context, Effect, Layer, Option } from "effect"
 import { Chain } from "@gateway/chain/Chain"
 import type { CatalogEntry } from "@gateway/domain/CatalogEntry"
 import { AppConfig } from "../Config.ts"
 import { PublicUrl } from "../httpShared/PublicUrl.ts"
+import { Sponsorship } from "../sponsorship/Sponsorship.ts"
+import { offersExactAt } from "@gateway/domain/payment/ExactOfferWindow"
+import { EpochEnd } from "./signFirst/EpochEnd.ts"
 import { type ChallengeTemplate, challengeTemplate, type MintedChallenge, renderChallenge, termsAt } from "./ChallengeTemplate.ts"
 import { PaymentChallengeKey } from "./PaymentChallengeKey.ts"
 
@@ -18,19 +21,32 @@ export const PAYMENT_REQUIRED = "payment_required"
  */
 export class ChallengeTemplates extends Context.Service<ChallengeTemplates, {
   mint(entry: CatalogEntry, reason: string, nowMs: number): MintedChallenge
-  /** The plain 402's template of this entry, once the app has minted one for it. */
-  kept(entry: CatalogEntry): ChallengeTemplate | undefined
+  /** The plain 402's template of this entry, once the app has minted one for it; none near the epoch's end. */
+  kept(entry: CatalogEntry, nowMs: number): ChallengeTemplate | undefined
 }>()("@gateway/server/ChallengeTemplates") {
   static readonly layer = Layer.effect(
     ChallengeTemplates,
     Effect.gen(function*() {
       const config = yield* AppConfig
       const { key, mppSecret } = yield* PaymentChallengeKey
-      const settings = { key, mppSecret, realm: (yield* PublicUrl).host, seconds: config.paymentChallengeSeconds, pkg: (yield* Chain).pkg }
+      const publicUrl = yield* PublicUrl
+      const sponsoring = Option.isSome((yield* Sponsorship).sponsorAddress)
+      const settings = {
+        key,
+        mppSecret,
+        realm: publicUrl.host,
+        seconds: config.paymentChallengeSeconds,
+        pkg: (yield* Chain).pkg,
+        gasStation: sponsoring ? `${publicUrl.origin}/v1/gas-station` : undefined
+      }
       // Weak: an entry the catalog no longer keeps takes its template with it.
       const templates = new WeakMap<CatalogEntry, ChallengeTemplate>()
+      const epochEnd = yield* EpochEnd
+      const offersExact = (nowMs: number) => offersExactAt(epochEnd.endsAtMs(), nowMs, settings.seconds)
       return ChallengeTemplates.of({
         mint: (entry, reason, nowMs) => {
+          // Near the epoch's end (minutes a day) only the upfront offer is made, rendered whole.
+          if (!offersExact(nowMs)) return renderChallenge(termsAt(settings, entry, nowMs), reason, { ...settings, offerExact: false })
           if (reason !== PAYMENT_REQUIRED) return renderChallenge(termsAt(settings, entry, nowMs), reason, settings)
           const kept = templates.get(entry)
           if (kept !== undefined) return kept.mint(nowMs)
@@ -38,8 +54,8 @@ export class ChallengeTemplates extends Context.Service<ChallengeTemplates, {
           templates.set(entry, made)
           return made.mint(nowMs)
         },
-        kept: (entry) => templates.get(entry)
+        kept: (entry, nowMs) => (offersExact(nowMs) ? templates.get(entry) : undefined)
       })
     })
-  ).pipe(Layer.provide(PaymentChallengeKey.layer))
+  ).pipe(Layer.provide(Layer.mergeAll(PaymentChallengeKey.layer, EpochEnd.layer)))
 }

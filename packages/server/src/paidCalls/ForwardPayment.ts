@@ -1,12 +1,10 @@
-import { Clock, Effect, Option, Redacted, Schedule } from "effect"
-import { carriesBody } from "@gateway/domain/payment/PaidCallMethods"
+import { Clock, Effect, Schedule } from "effect"
 import type { PaidBy } from "@gateway/domain/payment/PaidCallDecision"
 import { Unavailable } from "@gateway/domain/Errors"
-import { AppConfig } from "../Config.ts"
 import type { Forwardable } from "../catalog/Catalog.ts"
-import { PublicUrl } from "../httpShared/PublicUrl.ts"
-import { type UpstreamAnswer, UpstreamForwarder, upstreamHeaders } from "../upstream/UpstreamForwarder.ts"
-import { hostPortOf } from "../upstream/UpstreamPolicy.ts"
+import type { UpstreamAnswer } from "../upstream/UpstreamForwarder.ts"
+import { callSeller } from "./CallSeller.ts"
+import { type CallTiming, timedPart } from "./ServerTiming.ts"
 import type { PaidCallRequest } from "./PaidCallRequest.ts"
 import type { PaymentCredential } from "./PaymentChallenge.ts"
 import { PaymentRepo } from "./PaymentRepo.ts"
@@ -35,35 +33,17 @@ const failureOf = (failure: Exclude<UpstreamAnswer["_tag"], "Answered">) => {
 
 // The seller has answered: a store that blinks now would strand the payment in flight for
 // the stale-forward bound and call the seller twice, so the settling write is retried briefly.
-const persist = <A, E, R>(write: Effect.Effect<A, E, R>) => write.pipe(Effect.retry({ schedule: Schedule.exponential("20 millis"), times: 6 }))
+export const persist = <A, E, R>(write: Effect.Effect<A, E, R>) => write.pipe(Effect.retry({ schedule: Schedule.exponential("20 millis"), times: 6 }))
 
-const forwardOnce = Effect.fnUntraced(function*(request: PaidCallRequest, target: Forwardable, credential: PaymentCredential, paid: PaidBy) {
-  const config = yield* AppConfig
-  const publicUrl = yield* PublicUrl
-  const upstream = yield* UpstreamForwarder
+const forwardOnce = Effect.fnUntraced(function*(
+  request: PaidCallRequest,
+  target: Forwardable,
+  credential: PaymentCredential,
+  paid: PaidBy,
+  timing: CallTiming
+) {
   const repo = yield* PaymentRepo
-  const origin = new URL(publicUrl.origin)
-  const limits = {
-    allowHosts: config.upstreamAllowHosts,
-    // As `host:port` with the scheme's default port filled in, as the forwarder compares them.
-    ownHosts: [hostPortOf(origin)],
-    maxBodyBytes: config.upstreamMaxBodyBytes,
-    timeoutMs: config.upstreamTimeoutMs
-  }
-  // The seller's own credential, decrypted for this forward only; never logged.
-  const secret = Option.getOrUndefined(Option.map(target.upstreamCredential, Redacted.value))
-  const answer = yield* upstream.call({
-    url: `${target.upstreamUrl}${request.search}`,
-    method: request.method,
-    headers: upstreamHeaders({
-      caller: request.headers,
-      secret,
-      clientAddress: request.clientAddress,
-      proto: origin.protocol.replace(/:$/, ""),
-      digest: credential.digest
-    }),
-    body: carriesBody(request.method) ? request.body : undefined
-  }, limits)
+  const answer = yield* timedPart(timing, "sellerNs", callSeller(request, target, credential.digest))
   if (answer._tag !== "Answered" || answer.status >= 500) {
     yield* persist(repo.settleFailed(credential.digest, answer._tag === "Answered" ? answer.status : null))
     return yield* failureOf(answer._tag === "Answered" ? "Failed" : answer._tag)
@@ -78,5 +58,5 @@ const forwardOnce = Effect.fnUntraced(function*(request: PaidCallRequest, target
  * (the answer kept for the payer's retries) or failed (retryable with the same credential). Uninterruptible to the
  * settled record: a caller who hangs up must not leave the payment stuck in flight.
  */
-export const forwardPayment = (request: PaidCallRequest, target: Forwardable, credential: PaymentCredential, paid: PaidBy) =>
-  Effect.uninterruptible(forwardOnce(request, target, credential, paid))
+export const forwardPayment = (request: PaidCallRequest, target: Forwardable, credential: PaymentCredential, paid: PaidBy, timing: CallTiming) =>
+  Effect.uninterruptible(forwardOnce(request, target, credential, paid, timing))

@@ -1,5 +1,5 @@
 import { Cause, Effect, Exit, Option } from "effect"
-import { ForeignDigest, NotFinal, TxFailed, Unverified } from "@gateway/domain/Errors"
+import { ForeignDigest, Invalid, NotFinal, TxFailed, Unverified } from "@gateway/domain/Errors"
 import { clientKey } from "@gateway/domain/limits/ClientKey"
 import { perMinute } from "@gateway/domain/limits/Quota"
 import { allowedMethods } from "@gateway/domain/payment/PaidCallMethods"
@@ -10,9 +10,10 @@ import { RateLimits } from "../limits/RateLimits.ts"
 import { PAYMENT_REQUIRED } from "./ChallengeTemplates.ts"
 import { mintChallenge } from "./MintChallenge.ts"
 import type { PaidCallRefusal, PaidCallRequest, PaidCallResult } from "./PaidCallRequest.ts"
-import { readCredential } from "./PaymentChallenge.ts"
+import { readCredential, readSignedCredential } from "./PaymentChallenge.ts"
 import { PaymentChallengeKey } from "./PaymentChallengeKey.ts"
 import { presentPayment } from "./PresentPayment.ts"
+import { presentSignedPayment } from "./signFirst/PresentSignedPayment.ts"
 
 const tooManyChallenges = {
   message: "Too many payment challenges asked for by this client: try again after Retry-After seconds",
@@ -38,7 +39,7 @@ const notThePresentersFault = (exit: Exit.Exit<PaidCallResult, PaidCallRefusal>)
     ? exit.value._tag !== "PaymentRequired"
     : Option.exists(
       Cause.findErrorOption(exit.cause),
-      (e) => !(e instanceof NotFinal || e instanceof Unverified || e instanceof TxFailed || e instanceof ForeignDigest)
+      (e) => !(e instanceof NotFinal || e instanceof Unverified || e instanceof TxFailed || e instanceof ForeignDigest || e instanceof Invalid)
     )
 
 /** A call to a service's paid-call address: refused for its method, challenged without a credential, or presented. */
@@ -49,8 +50,16 @@ export const handlePaidCall = Effect.fn("PaidCalls.handle")(function*(request: P
   // A service is paid for, and called, only with its declared method: no other is challenged, accepted or forwarded.
   const allow = allowedMethods(entry.method)
   if (!allow.includes(request.method)) return { _tag: "MethodNotAllowed" as const, allow }
-  const credential = readCredential(request.headers, (yield* PaymentChallengeKey).mppSecret)
-  if (credential === undefined) {
+  const { mppSecret } = yield* PaymentChallengeKey
+  // Sign-first first: an `exact` payment, or MPP's signed transaction; then an upfront payment's digest.
+  const signed = readSignedCredential(request.headers, mppSecret)
+  const credential = signed === undefined ? readCredential(request.headers, mppSecret) : undefined
+  const presented = signed !== undefined
+    ? Effect.exit(presentSignedPayment(request, target, signed))
+    : credential !== undefined
+    ? Effect.exit(presentPayment(request, target, credential))
+    : undefined
+  if (presented === undefined) {
     // Minting stays write-free: the limit is counted in memory and added to the store in batches.
     yield* (yield* BatchedLimits).admit(challengeBucket(request.clientAddress), challengeQuota(config), tooManyChallenges)
     return yield* mintChallenge(entry, PAYMENT_REQUIRED)
@@ -62,7 +71,7 @@ export const handlePaidCall = Effect.fn("PaidCalls.handle")(function*(request: P
   const rateLimits = yield* RateLimits
   const presentations = perMinute(config.paymentFailuresPerMinute)
   const taken = yield* rateLimits.take(`paid_presentation_failures:${clientKey(request.clientAddress)}`, presentations, tooManyFailures)
-  return yield* presentPayment(request, target, credential).pipe(
-    Effect.onExit((exit) => notThePresentersFault(exit) ? Effect.ignore(rateLimits.giveBack(taken, 1)) : Effect.void)
-  )
+  const exit = yield* presented
+  if (notThePresentersFault(exit)) yield* Effect.ignore(rateLimits.giveBack(taken, 1))
+  return yield* exit
 })

@@ -1,4 +1,4 @@
-import type { Conflict, NotFound, Unavailable, VerificationError } from "@gateway/domain/Errors"
+import type { Conflict, Invalid, NotFound, Unavailable, VerificationError } from "@gateway/domain/Errors"
 import type { Limited } from "../limits/Limited.ts"
 import type { ChallengeHeaders } from "./PaymentChallenge.ts"
 
@@ -20,4 +20,4 @@ export type PaidCallResult =
   | { readonly _tag: "MethodNotAllowed"; readonly allow: ReadonlyArray<string> }
 
 /** Why a paid call was not answered. */
-export type PaidCallRefusal = NotFound | Conflict | Unavailable | VerificationError | Limited
+export type PaidCallRefusal = NotFound | Conflict | Invalid | Unavailable | VerificationError | Limited

@@ -6,14 +6,21 @@ import { PublicUrl } from "../httpShared/PublicUrl.ts"
 import { BatchedLimits } from "../limits/BatchedLimits.ts"
 import { RateLimits } from "../limits/RateLimits.ts"
 import { SignerRepo } from "../signers/SignerRepo.ts"
+import { Sponsorship } from "../sponsorship/Sponsorship.ts"
 import { UpstreamForwarder } from "../upstream/UpstreamForwarder.ts"
 import { ChallengeTemplates } from "./ChallengeTemplates.ts"
 import { handlePaidCall } from "./HandlePaidCall.ts"
 import type { PaidCallRefusal, PaidCallRequest, PaidCallResult } from "./PaidCallRequest.ts"
 import { PaymentChallengeKey } from "./PaymentChallengeKey.ts"
 import { PaymentRepo } from "./PaymentRepo.ts"
+import { recoverSignedPayments } from "./signFirst/RecoverSignedPayments.ts"
+import { SettlementNode } from "./signFirst/SettlementNode.ts"
+import { SignFirstRepo } from "./signFirst/SignFirstRepo.ts"
 import { sweepPaidAnswers } from "./SweepPaidAnswers.ts"
 import { withServices } from "../UseCase.ts"
+
+/** How often unsettled sign-first payments are looked for. */
+const SIGN_FIRST_RECOVERY_INTERVAL = Duration.seconds(5)
 
 /** What the use cases take from their context. */
 type UseCaseServices =
@@ -28,6 +35,9 @@ type UseCaseServices =
   | BatchedLimits
   | PaymentChallengeKey
   | ChallengeTemplates
+  | SignFirstRepo
+  | SettlementNode
+  | Sponsorship
 
 /**
  * Paid calls: a call without a valid payment gets a 402 challenge (x402 and
@@ -61,17 +71,24 @@ export class PaidCalls extends Context.Service<PaidCalls, {
         RateLimits,
         BatchedLimits,
         PaymentChallengeKey,
-        ChallengeTemplates
+        ChallengeTemplates,
+        SignFirstRepo,
+        SettlementNode,
+        Sponsorship
       )(yield* Effect.context<UseCaseServices>())
       const config = yield* AppConfig
       yield* Effect.forkScoped(
         Effect.repeat(Effect.provideContext(sweepPaidAnswers(), services), Schedule.spaced(Duration.millis(config.storeSweepIntervalMs)))
+      )
+      // At start, then every few seconds: what a crash or an outage left unsettled is executed or released.
+      yield* Effect.forkScoped(
+        Effect.repeat(Effect.ignore(Effect.provideContext(recoverSignedPayments(), services)), Schedule.spaced(SIGN_FIRST_RECOVERY_INTERVAL))
       )
       return PaidCalls.of({ handle: withServices(services)(handlePaidCall) })
     })
   ).pipe(
     // The templates are exposed too: the Node server answers plain 402s from them (http/AnswerChallenge.ts).
     Layer.provideMerge(ChallengeTemplates.layer),
-    Layer.provide(PaymentChallengeKey.layer)
+    Layer.provide(Layer.mergeAll(PaymentChallengeKey.layer, SignFirstRepo.layer, SettlementNode.layer))
   )
 }

@@ -10,7 +10,7 @@ import { paymentRequired } from "@gateway/domain/payment/PaymentRequired"
 import type { ChallengeTerms } from "@gateway/domain/payment/SuiDelegateOffer"
 import { suiChargeRequest } from "@gateway/domain/payment/SuiChargeRequest"
 import { suiDelegateOffer } from "@gateway/domain/payment/SuiDelegateOffer"
-import { challengeHeaders, mppChallenge, mppSecretOf, paymentRequiredHeader, readCredential } from "./PaymentChallenge.ts"
+import { challengeHeaders, mppChallenge, mppSecretOf, paymentRequiredHeader, readCredential, readSignedCredential } from "./PaymentChallenge.ts"
 
 const entry = (description: string, method: CatalogEntry["method"] = "GET") => liveEntry({ description, method, price: "40", activeRevision: 1 })
 
@@ -23,6 +23,13 @@ const terms = (description: string, method: CatalogEntry["method"] = "GET"): Cha
 })
 
 const DIGEST = "5HueCGU8rMjxEXxiPuD5BDku4MkFqeZyd4dZ1jvhTVqv"
+
+/** The two offers of a challenge minted away from an epoch's end: exact, then sui-delegate. */
+const bothOffers = (t: ChallengeTerms) => {
+  const { accepts } = paymentRequired(t, "payment_required")
+  if (accepts.length !== 2) throw new Error("expected both offers")
+  return accepts
+}
 const secret = mppSecretOf(new Uint8Array(32).fill(7))
 
 describe("the PAYMENT-REQUIRED header", () => {
@@ -99,7 +106,7 @@ describe("the MPP challenge and credentials", () => {
   })
 
   it("reads an x402 credential by its schema, and nothing that is not a sui-delegate payment", () => {
-    const [offer] = paymentRequired(terms("d"), "payment_required").accepts
+    const [, offer] = bothOffers(terms("d"))
     const header = (accepted: object, payload: Record<string, unknown>) =>
       encodePaymentSignatureHeader({ x402Version: 2, accepted: accepted as typeof offer, payload })
     assert.deepStrictEqual(readCredential({ "payment-signature": header(offer, { digest: DIGEST, proof: "c2ln", binding: "challenge" }) }, secret), {
@@ -113,5 +120,26 @@ describe("the MPP challenge and credentials", () => {
     assert.isUndefined(readCredential({ "payment-signature": header(offer, { digest: "not base58 0OIl" }) }, secret))
     assert.isUndefined(readCredential({ "payment-signature": header(offer, { digest: DIGEST, binding: "other" }) }, secret))
     assert.isUndefined(readCredential({ "payment-signature": "%%%" }, secret))
+  })
+
+  it("reads a sign-first credential: x402 exact with its echoed terms, or MPP's signed transaction for a challenge it issued", () => {
+    const [exact, upfront] = bothOffers(terms("d"))
+    const signed = { signature: "c2lnbmF0dXJl", transaction: "dHJhbnNhY3Rpb24=" }
+    const x402 = (accepted: object, payload: Record<string, unknown>) =>
+      encodePaymentSignatureHeader({ x402Version: 2, accepted: accepted as typeof exact, payload })
+    assert.deepStrictEqual(readSignedCredential({ "payment-signature": x402(exact, signed) }, secret), {
+      nonce: exact.extra.nonce,
+      ...signed,
+      echoed: { network: exact.network, amount: exact.amount, asset: exact.asset, payTo: exact.payTo }
+    })
+    // A sui-delegate offer echoed, or a digest payload, is not a sign-first credential: each dialect reads its own.
+    assert.isUndefined(readSignedCredential({ "payment-signature": x402(upfront, signed) }, secret))
+    assert.isUndefined(readSignedCredential({ "payment-signature": x402(exact, { digest: DIGEST }) }, secret))
+    assert.isUndefined(readCredential({ "payment-signature": x402(exact, signed) }, secret))
+    assert.isUndefined(readSignedCredential({ "payment-signature": x402(exact, { ...signed, transaction: "not base64!" }) }, secret))
+    const mpp = (c: typeof challenge) => Credential.serialize({ challenge: c, payload: signed })
+    assert.deepStrictEqual(readSignedCredential({ authorization: mpp(challenge) }, secret), { nonce: terms("d").nonce, ...signed, echoed: undefined })
+    assert.isUndefined(readSignedCredential({ authorization: mpp({ ...challenge, id: "forged" }) }, secret))
+    assert.isUndefined(readCredential({ authorization: mpp(challenge) }, secret))
   })
 })

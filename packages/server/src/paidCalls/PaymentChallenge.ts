@@ -2,7 +2,15 @@ import { createHmac } from "node:crypto"
 import type { PaymentRequired } from "@x402/core/types"
 import { Challenge } from "mppx"
 import { Option } from "effect"
-import { decodeMppSuiCredential, decodeX402SuiPayment, type MppSuiCredential, type ProofBinding, base64Text } from "@gateway/domain/payment/PaymentCredential"
+import {
+  base64Text,
+  decodeMppSignedCredential,
+  decodeMppSuiCredential,
+  decodeX402ExactPayment,
+  decodeX402SuiPayment,
+  type MppSuiCredential,
+  type ProofBinding
+} from "@gateway/domain/payment/PaymentCredential"
 import { paymentRequired } from "@gateway/domain/payment/PaymentRequired"
 import { decodeSuiChargeRequest, suiChargeRequest } from "@gateway/domain/payment/SuiChargeRequest"
 import { type ChallengeTerms, suiDelegateOffer } from "@gateway/domain/payment/SuiDelegateOffer"
@@ -95,8 +103,8 @@ export const challengeHeadersOf = (
 })
 
 /** The headers of a challenge for these terms. */
-export const challengeHeaders = (t: ChallengeTerms, realm: string, error: string, mppSecret: string) =>
-  challengeHeadersOf({ required: JSON.stringify(paymentRequired(t, error)), request: mppRequest(t) }, t.expiresAt.toISOString(), realm, mppSecret)
+export const challengeHeaders = (t: ChallengeTerms, realm: string, error: string, mppSecret: string, gasStation?: string) =>
+  challengeHeadersOf({ required: JSON.stringify(paymentRequired(t, error, gasStation)), request: mppRequest(t) }, t.expiresAt.toISOString(), realm, mppSecret)
 
 /**
  * What an agent presents after paying: which challenge, the transaction that
@@ -115,7 +123,7 @@ export interface PaymentCredential {
  * issued: its id must be mppx's HMAC of the echoed fields under our secret,
  * so no field (amount, recipient, nonce, expiry) can have been altered.
  */
-const issuedNonce = (credential: MppSuiCredential, secretKey: string): string | undefined => {
+const issuedNonce = (credential: Pick<MppSuiCredential, "challenge">, secretKey: string): string | undefined => {
   const { challenge } = credential
   const json = base64Text(challenge.request)
   if (json === undefined) return undefined
@@ -167,4 +175,37 @@ export const readCredential = (headers: Readonly<Record<string, string | undefin
     proof: mpp.value.payload.proof,
     binding: mpp.value.payload.binding ?? "request"
   }
+}
+
+/**
+ * A sign-first payment as presented: the challenge it answers, the signed transaction and the payer's signature
+ * (base64, as sent), and for x402 the terms the payload echoes (MPP's are bound by the challenge id instead).
+ */
+export interface SignedCredential {
+  readonly nonce: string
+  readonly transaction: string
+  readonly signature: string
+  readonly echoed: { readonly network: string; readonly amount: string; readonly asset: string; readonly payTo: string } | undefined
+}
+
+/**
+ * Reads a sign-first credential: x402 `PAYMENT-SIGNATURE` of scheme `exact`, or an MPP credential whose payload is
+ * `{ transaction, signature }` for a challenge this gateway issued; undefined when there is none.
+ */
+export const readSignedCredential = (headers: Readonly<Record<string, string | undefined>>, mppSecret: string): SignedCredential | undefined => {
+  const x402 = headers["payment-signature"]
+  if (x402 !== undefined) {
+    return Option.getOrUndefined(Option.map(decodeX402ExactPayment(x402), (p) => ({
+      nonce: p.accepted.extra.nonce,
+      transaction: p.payload.transaction,
+      signature: p.payload.signature,
+      echoed: { network: p.accepted.network, amount: p.accepted.amount, asset: p.accepted.asset, payTo: p.accepted.payTo }
+    })))
+  }
+  const authorization = headers["authorization"]
+  if (authorization === undefined) return undefined
+  const mpp = decodeMppSignedCredential(authorization)
+  if (Option.isNone(mpp)) return undefined
+  const nonce = issuedNonce(mpp.value, mppSecret)
+  return nonce === undefined ? undefined : { nonce, transaction: mpp.value.payload.transaction, signature: mpp.value.payload.signature, echoed: undefined }
 }

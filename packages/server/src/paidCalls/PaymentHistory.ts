@@ -34,6 +34,14 @@ const outcomeOf = (r: PaymentRecord): PaymentOutcome => {
       return { state: "in_flight", reason: null, upstreamStatus: null }
     case "upstream_failed":
       return { state: "upstream_failed", reason: null, upstreamStatus: r.upstreamStatus }
+    case "settling":
+      return { state: "settling", reason: null, upstreamStatus: r.upstreamStatus }
+    case "settled":
+      return { state: "settled", reason: null, upstreamStatus: r.upstreamStatus }
+    case "not_charged":
+      return { state: "not_charged", reason: null, upstreamStatus: r.upstreamStatus }
+    case "settlement_failed":
+      return { state: "settlement_failed", reason: r.settleError, upstreamStatus: r.upstreamStatus }
   }
 }
 

@@ -54,6 +54,8 @@ export const PaymentRecord = Schema.Struct({
   status: PaymentStatus,
   refusal: Schema.NullOr(Schema.String),
   upstreamStatus: Schema.NullOr(Schema.Number),
+  /** Why a sign-first payment's settlement failed; null otherwise. */
+  settleError: Schema.NullOr(Schema.String),
   createdAt: Timestamp
 })
 export type PaymentRecord = typeof PaymentRecord.Type
@@ -96,7 +98,7 @@ const pageOfPayments = (sql: SqlClient.SqlClient) =>
     Result: PaymentRecord,
     execute: ({ grantObjectIds, serviceId, limit, cursor }) =>
       sql`SELECT digest, service_id, service_name, amount, asset, recipient, payer, grant_id, grant_object_id, status,
-            refusal, upstream_status, created_at
+            refusal, upstream_status, settle_error, created_at
           FROM payments
           WHERE ${sql.and([
         grantObjectIds === null ? sql`service_id = ${serviceId}` : sql.in("grant_object_id", grantObjectIds),

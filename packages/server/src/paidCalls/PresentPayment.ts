@@ -1,4 +1,5 @@
 import { Clock, Effect } from "effect"
+import { Chain } from "@gateway/chain/Chain"
 import { decidePaidCall, type PaidCallFacts } from "@gateway/domain/payment/PaidCallDecision"
 import type { PaymentClaim } from "@gateway/domain/payment/RecordedPayment"
 import { AppConfig } from "../Config.ts"
@@ -11,6 +12,7 @@ import type { PaidCallRequest } from "./PaidCallRequest.ts"
 import type { PaymentCredential } from "./PaymentChallenge.ts"
 import { PaymentChallengeKey } from "./PaymentChallengeKey.ts"
 import { PaymentRepo } from "./PaymentRepo.ts"
+import { type CallTiming, startTiming, timedPart, withServerTiming } from "./ServerTiming.ts"
 import { settledAnswer } from "./SettledAnswer.ts"
 
 /** A refused payment whose money moved is recorded before the refusal is answered; its digest is then spent. */
@@ -28,6 +30,20 @@ export const presentPayment = Effect.fn("PaidCalls.presentPayment")(function*(
   request: PaidCallRequest,
   target: Forwardable,
   credential: PaymentCredential
+) {
+  const timing = yield* startTiming
+  const chain = yield* Chain
+  // The chain's share of this call's time, for its Server-Timing header.
+  const timedChain = Chain.of({ ...chain, getTransaction: (digest) => timedPart(timing, "chainNs", chain.getTransaction(digest)) })
+  const result = yield* decideAndAct(request, target, credential, timing).pipe(Effect.provideService(Chain, timedChain))
+  return yield* withServerTiming(result, timing)
+})
+
+const decideAndAct = Effect.fnUntraced(function*(
+  request: PaidCallRequest,
+  target: Forwardable,
+  credential: PaymentCredential,
+  timing: CallTiming
 ) {
   const config = yield* AppConfig
   const { key } = yield* PaymentChallengeKey
@@ -55,6 +71,6 @@ export const presentPayment = Effect.fn("PaidCalls.presentPayment")(function*(
     case "AnswerKept":
       return settledAnswer(target, credential, decision.paid, decision.answer)
     case "Forward":
-      return yield* forwardPayment(request, target, credential, decision.paid)
+      return yield* forwardPayment(request, target, credential, decision.paid, timing)
   }
 })

@@ -9,7 +9,12 @@ import type { PaymentCredential } from "./PaymentChallenge.ts"
 import type { PaidCallResult } from "./PaidCallRequest.ts"
 
 /** The seller's answer as the payer receives it, with the receipt of what paid for it. */
-export const settledAnswer = (target: Forwardable, credential: PaymentCredential, paid: PaidBy, answer: PaidAnswer): PaidCallResult => {
+export const settledAnswer = (
+  target: Forwardable,
+  credential: Pick<PaymentCredential, "digest" | "nonce">,
+  paid: PaidBy,
+  answer: PaidAnswer
+): PaidCallResult => {
   const settled = {
     network: suiNetwork(target.entry.network),
     digest: credential.digest,

@@ -58,6 +58,18 @@ export const findBuild = (sql: SqlClient.SqlClient) => {
     byDigest(digest).pipe(Effect.map(Option.map(buildOf)), storeDecoded, Effect.withSpan("ReservationRepo.findBuild"))
 }
 
+export const findReservedBuild = (sql: SqlClient.SqlClient) => {
+  const byHolder = SqlSchema.findOneOption({
+    Request: Schema.Struct({ holder: Schema.String, nowMs: Schema.Number }),
+    Result: BuildRow,
+    execute: ({ holder, nowMs }) =>
+      sql`SELECT coin_id, coin_version, coin_digest, holder, digest, state, gas_budget, budget_taken, expires_at, expiration_epoch
+          FROM sponsor_reservations WHERE holder = ${holder} AND purpose = 'build' AND state = 'reserved' AND expires_at > ${nowMs}`
+  })
+  return (holder: string, nowMs: number): Effect.Effect<Option.Option<StoredBuild>, Unavailable> =>
+    byHolder({ holder, nowMs }).pipe(Effect.map(Option.map(buildOf)), storeDecoded, Effect.withSpan("ReservationRepo.findReservedBuild"))
+}
+
 export const claimForSigning = (sql: SqlClient.SqlClient) => (digest: string, owner: string, nowMs: number): Effect.Effect<boolean, Unavailable> =>
   sql`UPDATE sponsor_reservations SET state = 'signed'
       WHERE digest = ${digest} AND holder = ${owner} AND purpose = 'build' AND state = 'reserved' AND expires_at > ${nowMs}
@@ -74,9 +86,9 @@ export const releaseUnsigned = (sql: SqlClient.SqlClient) => (digest: string): E
     Effect.withSpan("ReservationRepo.releaseUnsigned")
   )
 
-export const releaseExecuted = (sql: SqlClient.SqlClient) => (digest: string): Effect.Effect<void, Unavailable> =>
-  sql`DELETE FROM sponsor_reservations WHERE digest = ${digest} AND state = 'signed'`.pipe(
-    Effect.asVoid,
+export const releaseExecuted = (sql: SqlClient.SqlClient) => (digest: string): Effect.Effect<boolean, Unavailable> =>
+  sql`DELETE FROM sponsor_reservations WHERE digest = ${digest} AND state = 'signed' RETURNING digest`.pipe(
+    Effect.map((rows) => rows.length === 1),
     storeUnavailable,
     Effect.withSpan("ReservationRepo.releaseExecuted")
   )

@@ -4,7 +4,16 @@ import type { Unavailable } from "@gateway/domain/Errors"
 import type { HeldCoin } from "@gateway/domain/sponsorship/CoinPoolPlan"
 import type { GasCoinRef } from "@gateway/domain/sponsorship/SponsoredTransactionData"
 import type { Taken } from "../limits/RateLimits.ts"
-import { claimForSigning, findBuild, releaseExecuted, releaseExpired, releaseUnsigned, type Reservation, reserveBuild } from "./BuildReservations.ts"
+import {
+  claimForSigning,
+  findBuild,
+  findReservedBuild,
+  releaseExecuted,
+  releaseExpired,
+  releaseUnsigned,
+  type Reservation,
+  reserveBuild
+} from "./BuildReservations.ts"
 import { claimMaintenance, dropSigned, heldCoins, type MaintenanceClaim, releaseMaintenance } from "./PoolReservations.ts"
 import type { Build, StoredBuild } from "./SponsorBuild.ts"
 
@@ -25,12 +34,14 @@ export class ReservationRepo extends Context.Service<ReservationRepo, {
   /** Deletes reserved builds and maintenance whose time is up; what each build had taken. */
   releaseExpired(nowMs: number): Effect.Effect<ReadonlyArray<ReadonlyArray<Taken>>, Unavailable>
   findBuild(digest: string): Effect.Effect<Option.Option<StoredBuild>, Unavailable>
+  /** The holder's build still reserved and unexpired at `nowMs`, if any: asked for the same thing again, it is handed out again. */
+  findReservedBuild(holder: string, nowMs: number): Effect.Effect<Option.Option<StoredBuild>, Unavailable>
   /** Marks the owner's build co-signed if it is still reserved and unexpired; at most one caller ever gets true. */
   claimForSigning(digest: string, owner: string, nowMs: number): Effect.Effect<boolean, Unavailable>
   /** Deletes a build not yet co-signed (refused before co-signing); true when there was one, so its budget goes back once. */
   releaseUnsigned(digest: string): Effect.Effect<boolean, Unavailable>
-  /** Deletes a co-signed build once its effects are recorded: its coin has moved on to a new version. */
-  releaseExecuted(digest: string): Effect.Effect<void, Unavailable>
+  /** Deletes a co-signed build once its effects are recorded: its coin has moved on to a new version. True when there was one. */
+  releaseExecuted(digest: string): Effect.Effect<boolean, Unavailable>
   /** Every coin version held, reserved or co-signed (an expired reservation too, until `releaseExpired` deletes it). */
   readonly held: Effect.Effect<ReadonlyArray<HeldCoin>, Unavailable>
   /** Deletes co-signed rows that can no longer execute (the coin moved on, or the epoch passed). */
@@ -51,6 +62,7 @@ export class ReservationRepo extends Context.Service<ReservationRepo, {
         reserveBuild: reserveBuild(sql),
         releaseExpired: releaseExpired(sql),
         findBuild: findBuild(sql),
+        findReservedBuild: findReservedBuild(sql),
         claimForSigning: claimForSigning(sql),
         releaseUnsigned: releaseUnsigned(sql),
         releaseExecuted: releaseExecuted(sql),

@@ -2,7 +2,6 @@ import { Clock, Effect, Option } from "effect"
 import { TransactionDataBuilder } from "@mysten/sui/transactions"
 import type { PoolCoin } from "@gateway/domain/sponsorship/CoinPoolPlan"
 import { type SponsoredGas, sponsoredTransactionData } from "@gateway/domain/sponsorship/SponsoredTransactionData"
-import type { SuiAddress } from "@gateway/domain/SuiAddress"
 import { AppConfig } from "../Config.ts"
 import type { Taken } from "../limits/RateLimits.ts"
 import { CoinPool } from "./CoinPool.ts"
@@ -14,8 +13,11 @@ import { unavailable } from "./SponsorErrors.ts"
 /** Candidate coins one build tries (a fresh build's bytes for each): enough to get past replicas racing for the same ones. */
 const CANDIDATES_PER_BUILD = 8
 
-/** Reserves a free coin for this owner's build (releasing the owner's previous one); the build's bytes are made for that coin. */
-export const reserveCoin = Effect.fnUntraced(function*(owner: SuiAddress, kindBytes: Uint8Array, gas: Omit<SponsoredGas, "coin">, taken: ReadonlyArray<Taken>) {
+/**
+ * Reserves a free coin for this holder's build (releasing the holder's previous one); the build's bytes are made
+ * for that coin. The holder is an owner's address, or a payer's payment (`PaymentHolder`).
+ */
+export const reserveCoin = Effect.fnUntraced(function*(owner: string, kindBytes: Uint8Array, gas: Omit<SponsoredGas, "coin">, taken: ReadonlyArray<Taken>) {
   const config = yield* AppConfig
   const repo = yield* ReservationRepo
   const budgets = yield* SponsorBudgets

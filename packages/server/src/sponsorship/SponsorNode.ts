@@ -1,9 +1,9 @@
 import { Context, Data, Effect, Layer } from "effect"
-import { RpcError } from "@mysten/sui/grpc"
+import { RpcError, type SuiGrpcClient } from "@mysten/sui/grpc"
 import { normalizeSuiAddress } from "@mysten/sui/utils"
 import type { SuiClientTypes } from "@mysten/sui/client"
 import { describeExecutionError } from "@gateway/chain/sui/ExecutionErrorText"
-import { SUI_COIN_TYPE } from "@gateway/domain/chain/SpendAccountModule"
+import { Structs, SUI_COIN_TYPE } from "@gateway/domain/chain/SpendAccountModule"
 import { Unavailable } from "@gateway/domain/Errors"
 import type { PoolCoin } from "@gateway/domain/sponsorship/CoinPoolPlan"
 import type { GasUsed, Simulation } from "@gateway/domain/sponsorship/GasBudget"
@@ -35,10 +35,37 @@ const gasOf = (effects: SuiClientTypes.TransactionEffects): GasUsed => ({
   storageRebate: BigInt(effects.gasUsed.storageRebate)
 })
 
+const chainCall = <A>(run: () => Promise<A>) => Effect.tryPromise({ try: run, catch: chainDown })
+
+/** The sponsor's SUI coins, a page at a time. */
+const listCoins = (client: SuiGrpcClient) => (owner: string) =>
+    Effect.gen(function*() {
+      const all: Array<PoolCoin> = []
+      let cursor: string | null = null
+      for (let page = 0; page < COIN_PAGES; page++) {
+        const listed: SuiClientTypes.ListCoinsResponse = yield* chainCall(() => client.core.listCoins({ owner, coinType: SUI_COIN_TYPE, cursor }))
+        for (const c of listed.objects) all.push({ objectId: c.objectId, version: c.version, digest: c.digest, balance: BigInt(c.balance) })
+        if (!listed.hasNextPage || listed.cursor === null) break
+        cursor = listed.cursor
+      }
+      return all
+    }).pipe(Effect.withSpan("SponsorNode.coins"))
+
+/** The owner a Grant names: whose budget a grant payment's sponsored gas counts against. */
+const readGrantOwner = (client: SuiGrpcClient) => (grantObjectId: string) =>
+    chainCall(() => client.core.getObjects({ objectIds: [grantObjectId], include: { content: true } })).pipe(
+      Effect.flatMap(({ objects: [grant] }) =>
+        grant === undefined || grant instanceof Error
+          ? Effect.fail(chainDown(`grant ${grantObjectId}: ${grant === undefined ? "not served" : grant.message}`))
+          : Effect.try({ try: () => normalizeSuiAddress(Structs.Grant.parse(grant.content).owner), catch: (cause) => chainDown(`grant ${grantObjectId}: ${messageOf(cause)}`) })
+      ),
+      Effect.withSpan("SponsorNode.grantOwner")
+    )
+
 /**
  * The chain as the sponsor reads and writes it, through the gateway's node
  * (`SuiNode`): the epoch and its reference gas price, simulations, the sponsor's coins, whose
- * objects a call takes, and execution.
+ * objects a call takes, a grant's owner, and execution.
  */
 export class SponsorNode extends Context.Service<SponsorNode, {
   readonly epoch: Effect.Effect<{ readonly epoch: bigint; readonly referenceGasPrice: bigint }, Unavailable>
@@ -46,6 +73,11 @@ export class SponsorNode extends Context.Service<SponsorNode, {
   coins(owner: string): Effect.Effect<ReadonlyArray<PoolCoin>, Unavailable>
   /** True when every object is owned by `owner` on chain. */
   allOwnedBy(objectIds: ReadonlyArray<string>, owner: string): Effect.Effect<boolean, Unavailable>
+  /**
+   * The owner (normalized) of the Grant at `grantObjectId`, from its contents. Only for a grant a payment just
+   * simulated successfully through: that proves it a Grant, so one the node cannot show or decode is an outage.
+   */
+  grantOwner(grantObjectId: string): Effect.Effect<string, Unavailable>
   execute(txBytes: Uint8Array, signatures: ReadonlyArray<string>): Effect.Effect<Executed, ExecuteRefused | Unavailable>
 }>()("@gateway/server/SponsorNode") {
   static readonly layer = Layer.effect(
@@ -77,18 +109,7 @@ export class SponsorNode extends Context.Service<SponsorNode, {
           Effect.withSpan("SponsorNode.simulate")
         )
 
-      const coins = (owner: string) =>
-        Effect.gen(function*() {
-          const all: Array<PoolCoin> = []
-          let cursor: string | null = null
-          for (let page = 0; page < COIN_PAGES; page++) {
-            const listed: SuiClientTypes.ListCoinsResponse = yield* chain(() => client.core.listCoins({ owner, coinType: SUI_COIN_TYPE, cursor }))
-            for (const c of listed.objects) all.push({ objectId: c.objectId, version: c.version, digest: c.digest, balance: BigInt(c.balance) })
-            if (!listed.hasNextPage || listed.cursor === null) break
-            cursor = listed.cursor
-          }
-          return all
-        }).pipe(Effect.withSpan("SponsorNode.coins"))
+      const coins = listCoins(client)
 
       const allOwnedBy = (objectIds: ReadonlyArray<string>, owner: string) =>
         objectIds.length === 0
@@ -99,6 +120,8 @@ export class SponsorNode extends Context.Service<SponsorNode, {
             ),
             Effect.withSpan("SponsorNode.allOwnedBy")
           )
+
+      const grantOwner = readGrantOwner(client)
 
       const execute = (txBytes: Uint8Array, signatures: ReadonlyArray<string>) =>
         Effect.gen(function*() {
@@ -119,7 +142,7 @@ export class SponsorNode extends Context.Service<SponsorNode, {
           } satisfies Executed
         }).pipe(Effect.withSpan("SponsorNode.execute"))
 
-      return SponsorNode.of({ epoch, simulate, coins, allOwnedBy, execute })
+      return SponsorNode.of({ epoch, simulate, coins, allOwnedBy, grantOwner, execute })
     })
   )
 }

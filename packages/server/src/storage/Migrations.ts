@@ -15,6 +15,7 @@ import usageCounters from "./migrations/0012_usage_counters.ts"
 import paymentsByDigest from "./migrations/0013_payments_by_digest.ts"
 import sponsorship from "./migrations/0014_sponsorship.ts"
 import grantWindows from "./migrations/0015_grant_windows.ts"
+import signFirstPayments from "./migrations/0016_sign_first_payments.ts"
 
 /** Every migration by id, in order: tests that need the store as an older gateway left it take a prefix. */
 export const migrations = {
@@ -32,7 +33,8 @@ export const migrations = {
   "0012_usage_counters": usageCounters,
   "0013_payments_by_digest": paymentsByDigest,
   "0014_sponsorship": sponsorship,
-  "0015_grant_windows": grantWindows
+  "0015_grant_windows": grantWindows,
+  "0016_sign_first_payments": signFirstPayments
 }
 
 const loader = Migrator.fromRecord(migrations)

@@ -67,6 +67,10 @@ describe("agent documents", () => {
         assert.isString(meta.name)
         assert.isString(meta.description)
         for (const rule of ["/v1/services/{id}", "`price`", "delegate", "recipient", "`/mcp`"]) assert.include(skill.text, rule)
+        for (const signFirst of ["payload: { signature, transaction }", "transactionKind", "PAYMENT-RESPONSE", "the SAME signed payment", "payload: { digest, proof }"]) {
+          assert.include(skill.text, signFirst)
+        }
+        assert.isBelow(skill.text.indexOf("Pay sign-first"), skill.text.indexOf("pay upfront (`sui-delegate`"), "sign-first is the procedure's default, upfront the alternative")
 
         const card = yield* fetchText(`${baseUrl}/.well-known/mcp.json`)
         assert.match(card.type, /^application\/json/)

@@ -74,7 +74,7 @@ describe("MCP server", () => {
         const guide = yield* call(client, "how_to_pay", {})
         assert.notStrictEqual(guide.isError, true, textOf(guide))
         const text = textOf(guide)
-        for (const part of ["402", "nonce", "memo", PROOF_VERSION, "PAYMENT-SIGNATURE", "Authorization: Payment", "NOT_FINAL", "::spend_account::pay"]) {
+        for (const part of ["402", "nonce", "memo", PROOF_VERSION, "PAYMENT-SIGNATURE", "Authorization: Payment", "NOT_FINAL", "::spend_account::pay", "signFirst", "payload: { signature, transaction }", "/v1/gas-station", "nothing_charged", "settlement_failed"]) {
           assert.include(text, part)
         }
       }))

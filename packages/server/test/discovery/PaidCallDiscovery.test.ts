@@ -18,7 +18,7 @@ const getJson = (url: string) => Effect.promise(() => fetch(url).then(async (r) 
 
 describe("paid calls in the public documents", () => {
   layer(paidCallEnv(), { excludeTestServices: true })((it) => {
-    it.effect("/openapi.json describes /v1/pay/{serviceId} (402, credential and receipt headers, x-payment-info) and documents every operation", () =>
+    it.effect("/openapi.json describes /v1/pay/{serviceId} (402, credential and receipt headers, both schemes, x-payment-info) and the gas station, and documents every operation", () =>
       Effect.gen(function*() {
         const { status, body } = yield* getJson(`${yield* BaseUrl}/openapi.json`)
         assert.strictEqual(status, 200)
@@ -29,8 +29,13 @@ describe("paid calls in the public documents", () => {
           assert.includeMembers((op.parameters ?? []).map((p) => `${p.in}:${p.name}`), ["path:serviceId", "header:PAYMENT-SIGNATURE", "header:Authorization"], method)
           assert.includeMembers(Object.keys(op.responses?.["402"]?.headers ?? {}), ["PAYMENT-REQUIRED", "WWW-Authenticate", "Cache-Control"], method)
           assert.includeMembers(Object.keys(op.responses?.["200"]?.headers ?? {}), ["PAYMENT-RESPONSE", "Payment-Receipt"], method)
-          assert.deepInclude(op["x-payment-info"] ?? {}, { protocols: ["x402", "mpp"], finality: "checkpointed", refunds: "none" }, method)
+          assert.deepInclude(op["x-payment-info"] ?? {}, { protocols: ["x402", "mpp"], refunds: "none" }, method)
+          const x402 = (op["x-payment-info"]?.["x402"] ?? {}) as { schemes?: ReadonlyArray<{ scheme: string }> }
+          assert.deepStrictEqual((x402.schemes ?? []).map((s) => s.scheme), ["exact", "sui-delegate"], `${method}: sign-first first`)
+          assert.includeMembers(Object.keys(op.responses ?? {}), ["400", "409", "502", "503"], method)
         }
+        const gasStation = paths["/v1/gas-station"]?.["post"]
+        assert.include(gasStation?.description ?? "", "sponsor", "the gas station is served with its description")
         const undocumented = Object.entries(paths).flatMap(([path, item]) =>
           Object.entries(item)
             .filter(([, op]) => !(op.summary && op.description))
@@ -48,6 +53,7 @@ describe("paid calls in the public documents", () => {
         assert.strictEqual(status, 200)
         const document = Schema.decodeUnknownSync(X402Discovery)(body)
         assert.include(document.resources, entry.resourceUrl)
+        assert.include(document.instructions, "scheme exact")
         assert.include(document.instructions, "sui-delegate")
       }))
   })

@@ -36,7 +36,7 @@ type Answer = Effect.Success<ReturnType<typeof ask>>
 
 const header = (answer: Answer, name: string) => String(answer.headers[name])
 const offerOf = (answer: Answer) => {
-  const offer = decodePaymentRequiredHeader(header(answer, "payment-required")).accepts[0]
+  const offer = decodePaymentRequiredHeader(header(answer, "payment-required")).accepts.find((o) => o.scheme === "sui-delegate")
   if (offer === undefined) return assert.fail("no offer")
   return offer
 }

@@ -31,7 +31,7 @@ const signed = (key: Ed25519Keypair, message: Uint8Array | undefined) =>
 
 describe("the payment wire format, read and written by the reference libraries", () => {
   layer(paidCallEnv(), { excludeTestServices: true })((it) => {
-    it.effect("the 402 is an x402 v2 PaymentRequired of scheme sui-delegate with a bazaar description, never cached", () =>
+    it.effect("the 402 is an x402 v2 PaymentRequired of schemes exact and sui-delegate with a bazaar description, never cached", () =>
       Effect.gen(function*() {
         const upstream = yield* Upstream
         const { entry, manifest } = yield* paidService(upstream.url, "POST")
@@ -41,7 +41,10 @@ describe("the payment wire format, read and written by the reference libraries",
         const required = PaymentRequiredV2Schema.parse(x402)
         assert.strictEqual(required.x402Version, 2)
         assert.strictEqual(required.resource.url, entry.resourceUrl)
-        const [offer] = required.accepts
+        // Sign-first (`exact`) first, upfront (`sui-delegate`) second, for the same terms and nonce.
+        const [exact, offer] = required.accepts
+        assert.deepInclude(exact, { scheme: "exact", network: manifest.network, amount: "40", asset: entry.asset, payTo: entry.payTo })
+        assert.deepInclude(exact?.extra ?? {}, { paymentFlow: "sign-first", nonce: offer?.extra?.["nonce"], gasStation: `${new URL(entry.resourceUrl).origin}/v1/gas-station` })
         assert.deepInclude(offer, { scheme: "sui-delegate", network: manifest.network, amount: "40", asset: entry.asset, payTo: entry.payTo })
         assert.deepInclude(offer?.extra ?? {}, {
           paymentFlow: "upfront",
@@ -124,7 +127,7 @@ describe("the payment wire format, read and written by the reference libraries",
         const upstream = yield* Upstream
         const { entry, agentKey, manifest } = yield* paidService(upstream.url, "POST")
         const { x402 } = yield* challenges(entry.resourceUrl, "POST")
-        const offer = x402.accepts[0]
+        const offer = x402.accepts.find((o) => o.scheme === "sui-delegate")
         if (offer === undefined) return assert.fail("no offer")
         const nonce = String(offer.extra["nonce"])
         const digest = yield* pay({ agentKey, ...refs(manifest), amount: 40n, recipient: entry.payTo, nonce })

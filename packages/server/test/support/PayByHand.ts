@@ -35,11 +35,11 @@ export const refs = (manifest: { grants: ReadonlyArray<{ grantObjectId: string; 
 /** More than any `pay` costs: set, so that no dry run stands between a refused payment and the chain. */
 const PAY_BUDGET = 50_000_000n
 
-/** Asks for a fresh 402 and returns its x402 terms and nonce. */
-export const challengeOf = (url: string, method = "GET") =>
+/** Asks for a fresh 402 and returns its x402 terms (the upfront `sui-delegate` offer, or `scheme`'s) and nonce. */
+export const challengeOf = (url: string, method = "GET", scheme = "sui-delegate") =>
   Effect.gen(function*() {
     const header = yield* Effect.promise(() => fetch(url, { method }).then((r) => r.headers.get("payment-required") ?? ""))
-    const terms = decodePaymentRequiredHeader(header).accepts[0]
+    const terms = decodePaymentRequiredHeader(header).accepts.find((offer) => offer.scheme === scheme)
     if (terms === undefined) return yield* Effect.die("no terms")
     return { terms, nonce: String(terms.extra?.["nonce"]) }
   })

@@ -1,17 +1,29 @@
 import { Effect, Schema } from "effect"
 import { Chain } from "@gateway/chain/Chain"
 import { target } from "@gateway/domain/chain/SpendAccountModule"
+import { EXACT_SCHEME } from "@gateway/domain/payment/ExactOffer"
 import { ASSET_TRANSFER_METHOD, SUI_DELEGATE_SCHEME } from "@gateway/domain/payment/SuiDelegateOffer"
 import { CHALLENGE_PROOF_VERSION, PROOF_VERSION } from "@gateway/domain/PaymentProof"
 import { AppConfig } from "../../Config.ts"
 import { PublicUrl } from "../../httpShared/PublicUrl.ts"
 
-/** The paid-call protocol in brief (docs/paid-calls.md is the full text), as the `how_to_pay` tool returns it. */
+/**
+ * The paid-call protocol in brief (docs/paid-calls.md is the full text), as the `how_to_pay` tool returns it:
+ * sign-first (`exact`, the default) in `signFirst`; `pay` is the call both ways sign or execute; `proof` and
+ * `credential` are the upfront (`sui-delegate`) way's.
+ */
 export const PaymentGuideSchema = Schema.Struct({
   network: Schema.String,
   rail: Schema.Literal("delegate"),
   x402Scheme: Schema.String,
   challenge: Schema.String,
+  signFirst: Schema.Struct({
+    offer: Schema.String,
+    transaction: Schema.String,
+    gasStation: Schema.String,
+    credential: Schema.Struct({ x402: Schema.String, mpp: Schema.String }),
+    settlement: Schema.Array(Schema.String)
+  }),
   pay: Schema.Struct({
     target: Schema.String,
     typeArgument: Schema.String,
@@ -32,6 +44,63 @@ export const PaymentGuideSchema = Schema.Struct({
 })
 export type PaymentGuide = typeof PaymentGuideSchema.Type
 
+/** Sign-first (`exact`): what is signed, the gas station at `origin`, the credential and what settling answers. */
+const signFirstGuide = (origin: string): PaymentGuide["signFirst"] => ({
+  offer:
+    `The ${EXACT_SCHEME} offer (accepts[0]): sign a payment and do NOT execute it. The gateway verifies it, forwards the call once, and executes the payment only after the seller answered: a seller that fails costs you nothing`,
+  transaction:
+    "One command, the pay call below (memo = the UTF-8 bytes of the nonce, amount = exactly the offer's amount, recipient = payTo), sender = your own delegate key, expiration = { Epoch: <the current epoch> }; the whole BCS TransactionData is signed with your key (base64 signature, as signTransaction makes it) and sent base64. A plain transfer of asset to payTo from your own coins (coinWithBalance) is also accepted",
+  gasStation:
+    `If the offer's extra.gasStation is set (here ${origin}/v1/gas-station), POST it { transactionKind: <base64 BCS TransactionKind of the payment alone, built with onlyTransactionKind>, sender: <your address> }; it answers { transaction, sender, sponsor, gasBudget, expiresAt }. Before signing, check that transaction holds exactly your kind, unchanged, with you as sender and sponsor (not you) as gas owner; otherwise do not sign. 400 INVALID: not a payment it sponsors; 429: rate or gas budget used, Retry-After; 503: no sponsorship now. Without a gas station, pay gas from your own SUI`,
+  credential: {
+    x402: "PAYMENT-SIGNATURE: base64(JSON { x402Version: 2, accepted: <the exact offer, echoed>, payload: { signature, transaction } })",
+    mpp: "Authorization: Payment base64url(JSON { challenge: <the whole challenge: id, realm, method, intent, request (as received), expires>, payload: { transaction, signature } })"
+  },
+  settlement: [
+    "409 CONFLICT payment_must_be_signed_again: the seller answered, but the network kept your payment from executing (its epoch ended, the gas price moved); sign a NEW payment for the SAME challenge (same nonce) and present it: it gets the kept answer, the seller is not asked again",
+    "Seller answered: the payment is executed (its effects are final) and the answer comes with PAYMENT-RESPONSE (x402 SettleResponse, transaction = the digest) and Payment-Receipt; the same signed payment again gets the kept answer",
+    "503 UNAVAILABLE upstream_…_nothing_charged_retry_with_the_same_payment: the seller failed and nothing was executed; present the SAME signed payment again (until expiresAt)",
+    "503 UNAVAILABLE settlement_pending: the seller answered and settling is delayed; present the SAME signed payment again shortly to get the answer",
+    "502 TX_FAILED settlement_failed: <why>: the chain would not execute your payment; nothing was charged and the answer is withheld; pay upfront (sui-delegate) for the next 24 h (409 payer_upfront_only until then)",
+    "400 INVALID: the signed payment does not pay this challenge (reason names the part: bytes, signature, terms, expiry, gas, grant, policy or simulation); nothing was charged",
+    "409 CONFLICT: payment_in_flight (another request is forwarding or settling it: present it again shortly), payment_overlaps_unsettled_payment or grant_budget_held_by_unsettled_payments (another payment of yours is unsettled), challenge_already_paid, payment_already_executed",
+    "Never sign a second payment for one challenge (but after 409 payment_must_be_signed_again): retry with the same signed payment, or ask a new challenge"
+  ]
+})
+
+/** The upfront proof of possession. */
+const PROOF: PaymentGuide["proof"] = {
+  signature: "upfront only (sign-first needs none: the signed transaction proves possession): a Sui personal-message signature (base64, as signPersonalMessage makes it) by the grant's delegate over one of the texts below",
+  signedText: [
+    PROOF_VERSION,
+    "nonce:<the challenge nonce>",
+    "digest:<the paying transaction's digest>",
+    "method:<the HTTP method, upper case>",
+    "url:<the challenge's resource.url, then the request's query string (?…) if any>",
+    "body-sha256:<lower-case hex SHA-256 of the request body; of no bytes for GET and HEAD>"
+  ],
+  challengeBoundText: [
+    CHALLENGE_PROOF_VERSION,
+    "nonce:<the challenge nonce>",
+    "digest:<the paying transaction's digest>",
+    "method:<the offer's extra.method>",
+    "url:<the offer's extra.resourceUrl>"
+  ],
+  rules:
+    "UTF-8, lines joined by a single \\n, no trailing newline; no field may hold a line break or surrounding spaces. The first text (binding \"request\", the default) binds this very request; the second (binding \"challenge\") binds the request the challenge describes, for clients that never see the body"
+}
+
+const ANSWERS: PaymentGuide["answers"] = [
+  "Sign-first (exact): see signFirst.settlement",
+  "Paid and proven: the seller's answer, with PAYMENT-RESPONSE (x402 SettleResponse) and Payment-Receipt (MPP receipt); both name the payment's digest (upfront: the consumed payment sui:<network>:<digest>)",
+  "Upfront: 409 NOT_FINAL: the payment is not checkpointed yet; present the same credential again shortly",
+  "Upfront: 503 UNAVAILABLE (upstream_…_retry_with_the_same_credential): the payment is kept; present the same credential again",
+  "Upfront: 402 payment_proof_invalid: the proof is missing, malformed, by another key or for another request; nothing is forwarded and the payment stays yours to present again with a valid proof",
+  "Upfront: 502 UNVERIFIED (reason amount: / recipient: / memo:): the payment does not match the challenge; nothing is forwarded, and payments are never refunded: pay exactly the offer",
+  "402 challenge_expired: ask for a new challenge; 402 payment_for_another_challenge: the payment paid another challenge",
+  "Never pay one challenge twice; a repeated credential gets the kept answer"
+]
+
 /** The guide for this gateway: its network and the package its `pay` call lives in. */
 export const paymentGuide: Effect.Effect<PaymentGuide, never, Chain | AppConfig | PublicUrl> = Effect.gen(function*() {
   const { network } = yield* Chain
@@ -40,9 +109,11 @@ export const paymentGuide: Effect.Effect<PaymentGuide, never, Chain | AppConfig 
   return {
     network,
     rail: "delegate",
-    x402Scheme: `${SUI_DELEGATE_SCHEME} (extra.paymentFlow "upfront", extra.assetTransferMethod "${ASSET_TRANSFER_METHOD}"); the npm package @gateway/sui-pay implements it for @x402/fetch and mppx`,
+    x402Scheme:
+      `${EXACT_SCHEME} (sign-first, the default: extra.paymentFlow "sign-first"; x402's exact scheme on Sui), then ${SUI_DELEGATE_SCHEME} (upfront, the alternative: extra.paymentFlow "upfront"); both extra.assetTransferMethod "${ASSET_TRANSFER_METHOD}". The npm package @gateway/sui-pay implements both for @x402/fetch and mppx; @gateway/client's AgentSdk pays sign-first`,
     challenge:
-      `Call the service's resourceUrl with its method and no credential. The answer is 402 (Cache-Control: no-store) with an x402 v2 PAYMENT-REQUIRED header (the same JSON as body) holding one offer of scheme ${SUI_DELEGATE_SCHEME}, and a WWW-Authenticate: Payment header (MPP: method="sui", intent="charge", the same terms in request.methodDetails). The offer's extra carries nonce (valid until expiresAt; each payment of it is served once), serviceId, method, path, resourceUrl, packageId (original id), publishedAt and expiresAt. Check amount, payTo and asset against get_service_terms and your owner's policy before paying.`,
+      `Call the service's resourceUrl with its method and no credential. The answer is 402 (Cache-Control: no-store) with an x402 v2 PAYMENT-REQUIRED header (the same JSON as body) whose accepts holds two offers of the same terms and nonce: FIRST scheme ${EXACT_SCHEME} (sign-first, pay this one: signFirst below), THEN scheme ${SUI_DELEGATE_SCHEME} (upfront: pay, proof and credential below). And a WWW-Authenticate: Payment header (MPP: method="sui", intent="charge", the same terms in request.methodDetails), which takes either kind of payment. Each offer's extra carries nonce (valid until expiresAt; one payment per challenge), serviceId, method, path, resourceUrl, packageId (original id), publishedAt and expiresAt; the exact offer also gasStation when this gateway pays the gas. Check amount, payTo and asset against get_service_terms and your owner's policy before paying.`,
+    signFirst: signFirstGuide(origin),
     pay: {
       target: target(spendAccountPackage, "pay"),
       typeArgument: "T = the offer's asset (its coin type, e.g. 0x2::sui::SUI)",
@@ -58,40 +129,14 @@ export const paymentGuide: Effect.Effect<PaymentGuide, never, Chain | AppConfig 
       ],
       memo: "the UTF-8 bytes of the challenge nonce",
       signer: "your own delegate key, on your own machine; never send a private key anywhere",
-      finality: "a payment counts once its transaction is checkpointed; before that the gateway answers 409 NOT_FINAL and the same credential is presented again"
+      finality: "sign-first: the gateway executes it after the seller answered. Upfront: you execute it, and it counts once checkpointed; before that the gateway answers 409 NOT_FINAL and the same credential is presented again"
     },
-    proof: {
-      signature: "a Sui personal-message signature (base64, as signPersonalMessage makes it) by the grant's delegate over one of the texts below",
-      signedText: [
-        PROOF_VERSION,
-        "nonce:<the challenge nonce>",
-        "digest:<the paying transaction's digest>",
-        "method:<the HTTP method, upper case>",
-        "url:<the challenge's resource.url, then the request's query string (?…) if any>",
-        "body-sha256:<lower-case hex SHA-256 of the request body; of no bytes for GET and HEAD>"
-      ],
-      challengeBoundText: [
-        CHALLENGE_PROOF_VERSION,
-        "nonce:<the challenge nonce>",
-        "digest:<the paying transaction's digest>",
-        "method:<the offer's extra.method>",
-        "url:<the offer's extra.resourceUrl>"
-      ],
-      rules:
-        "UTF-8, lines joined by a single \\n, no trailing newline; no field may hold a line break or surrounding spaces. The first text (binding \"request\", the default) binds this very request; the second (binding \"challenge\") binds the request the challenge describes, for clients that never see the body"
-    },
+    proof: PROOF,
     credential: {
-      x402: "PAYMENT-SIGNATURE: base64(JSON { x402Version: 2, accepted: <the offer>, payload: { digest, proof, binding?: \"request\" | \"challenge\" } })",
-      mpp: "Authorization: Payment base64url(JSON { challenge: <the whole challenge: id, realm, method, intent, request (as received), expires>, payload: { digest, proof, binding? } })"
+      x402: "upfront: PAYMENT-SIGNATURE: base64(JSON { x402Version: 2, accepted: <the sui-delegate offer>, payload: { digest, proof, binding?: \"request\" | \"challenge\" } })",
+      mpp: "upfront: Authorization: Payment base64url(JSON { challenge: <the whole challenge: id, realm, method, intent, request (as received), expires>, payload: { digest, proof, binding? } })"
     },
-    answers: [
-      "Paid and proven: the seller's answer, with PAYMENT-RESPONSE (x402 SettleResponse) and Payment-Receipt (MPP receipt); both name the consumed payment sui:<network>:<digest>",
-      "409 NOT_FINAL: the payment is not checkpointed yet; present the same credential again shortly",
-      "503 UNAVAILABLE (upstream_…_retry_with_the_same_credential): the payment is kept; present the same credential again",
-      "402 payment_proof_invalid: the proof is missing, malformed, by another key or for another request; nothing is forwarded and the payment stays yours to present again with a valid proof",
-      "502 UNVERIFIED (reason amount: / recipient: / memo:): the payment does not match the challenge; nothing is forwarded, and payments are never refunded: pay exactly the offer",
-      "Never pay one challenge twice; a repeated credential gets the kept answer"
-    ],
+    answers: ANSWERS,
     documentation: [`${origin}/SKILL.md`, `${origin}/llms.txt`, `${origin}/openapi.json`, `${origin}/.well-known/x402`]
   }
 })

@@ -1,0 +1,33 @@
+import { Schema } from "effect"
+import { SuiAddress } from "./SuiAddress.ts"
+
+const Base64 = Schema.String.pipe(
+  Schema.check(Schema.isMaxLength(16_384), Schema.isPattern(/^[A-Za-z0-9+/]+={0,2}$/, { expected: "base64" }))
+)
+
+/**
+ * What a payer sends the gas station (an `exact` offer's `extra.gasStation`): the `TransactionKind` of one
+ * payment of an offer (a grant's `spend_account::pay`, or a plain transfer of the asset), and who sends it.
+ */
+export const GasStationRequest = Schema.Struct({
+  /** Base64 BCS `TransactionKind`: the payment's commands alone, no gas. */
+  transactionKind: Base64,
+  /** The payer: the transaction's sender, whose signature the gateway will verify. */
+  sender: SuiAddress
+})
+export type GasStationRequest = typeof GasStationRequest.Type
+
+/**
+ * The whole transaction around the payment, the gateway's sponsor as gas owner: sign exactly `transaction` and
+ * present it with the `exact` payment. The sponsor co-signs it only when the gateway settles it, once.
+ */
+export const GasStationResponse = Schema.Struct({
+  /** Base64 BCS `TransactionData`. */
+  transaction: Base64,
+  sender: SuiAddress,
+  sponsor: SuiAddress,
+  gasBudget: Schema.String,
+  /** After this (ISO 8601) the sponsor no longer holds the gas coin, and the transaction is not settled. */
+  expiresAt: Schema.String
+})
+export type GasStationResponse = typeof GasStationResponse.Type
