@@ -9,7 +9,9 @@
  * Part B measures the gateway alone (bench/GatewayAlone.ts): the same bundle
  * in live mode in its own process, against `npm run ledger` in another, with
  * the owners' and agent's wallets here; it times the signer lifecycle stage
- * by stage and paid calls against an upstream in this process, and counts the
+ * by stage and paid calls against an upstream in this process, sign-first and
+ * then upfront, each split by its answer's Server-Timing (the gateway's own
+ * time, its chain waits, the seller) and at the agent's requests, and counts the
  * CPU each process uses per operation, on PostgreSQL (DATABASE_URL or the
  * local default, in a fresh schema) and on PGlite. `BENCH_ONLY=402` runs just
  * the two 402 loads and prints them, `BENCH_ONLY=lifecycle` just part B, for
@@ -160,39 +162,91 @@ const fmt = (n: number, digits = 1) => (Number.isFinite(n) ? n.toFixed(digits) :
 const line = (name: string, f: LoadFigures, baseline?: LoadFigures) =>
   `| ${name} | ${fmt(f.requestsPerSecond, 0)} | ${fmt(f.p50)} | ${fmt(f.p99)} | ${baseline === undefined ? "" : fmt(f.requestsPerSecond / baseline.requestsPerSecond, 2)} |`
 
-/** The goals of issue 24, for the gateway's own CPU on PostgreSQL. */
+/** The goals of issue 24, for the gateway's own CPU on PostgreSQL (issue 23 asks a paid call's below 3 ms, either flow). */
 const GOAL_MS_PER_CYCLE = 10
 const GOAL_MS_PER_PAID_CALL = 3
-const against = (ms: number, goal: number) => `${fmt(ms)} ms (goal ≤ ${goal}: ${ms <= goal ? "met" : "not met"})`
+/** The goal of issue 23: the gateway's own added latency per paid call (p50), the chain's excluded. */
+const GOAL_GATEWAY_OWN_P50_MS = 5
+/** A figure against its goal: at most `goal`, or below it when `strict`. */
+const against = (ms: number, goal: number, strict = false) =>
+  `${fmt(ms)} ms (goal ${strict ? "<" : "≤"} ${goal}: ${(strict ? ms < goal : ms <= goal) ? "met" : "not met"})`
+const p50p99 = (s: { readonly p50: number; readonly p99: number }) => `${fmt(s.p50)} / ${fmt(s.p99)}`
 
-const aloneLines = (b: Effect.Success<typeof partB>) => [
-  "The gateway measured alone: the bundle `npm start` runs, in live mode in its own process, against `npm run ledger` in another (checkpoint every 20 ms);",
-  "the wallets (owners, agent) and the seller's upstream in this one. CPU per operation from /proc (utime + stime) and process.cpuUsage().",
-  "",
-  "| store | lifecycle cycles/s (8 lanes) | CPU ms per cycle: gateway | ledger | wallets | paid call added p50 / p99 ms | CPU ms per paid call: gateway | ledger | wallets and upstream |",
-  "|---|---|---|---|---|---|---|---|---|",
-  ...[b.postgres, b.pglite].map(({ store, lifecycle, paid }) =>
-    `| ${store} | ${fmt(lifecycle.cyclesPerSecond)} | ${fmt(lifecycle.cpuPerCycle.gateway)} | ${fmt(lifecycle.cpuPerCycle.ledger)} | ${fmt(lifecycle.cpuPerCycle.wallets)} | ${
-      fmt(paid.addedP50)
-    } / ${fmt(paid.addedP99)} | ${fmt(paid.cpuPerCall.gateway)} | ${fmt(paid.cpuPerCall.ledger)} | ${fmt(paid.cpuPerCall.wallets)} |`
-  ),
-  "",
-  `gateway CPU per signer lifecycle cycle (create + finalize), PostgreSQL: ${against(b.postgres.lifecycle.cpuPerCycle.gateway, GOAL_MS_PER_CYCLE)}`,
-  `gateway CPU per upfront paid call (402 + verified, forwarded call), PostgreSQL: ${against(b.postgres.paid.cpuPerCall.gateway, GOAL_MS_PER_PAID_CALL)}`,
-  "",
-  "lifecycle stages (create → dry run, sign, execute over gRPC-web → checkpoint → finalize), p50 / p99 ms:",
-  "| store | build (create) | execute | finality | finalize |",
-  "|---|---|---|---|---|",
-  ...[b.postgres, b.pglite].map(({ store, lifecycle: { stages } }) =>
-    `| ${store} | ${[stages.build, stages.execute, stages.finality, stages.finalize].map((s) => `${fmt(s.p50)} / ${fmt(s.p99)}`).join(" | ")} |`
-  ),
-  "",
-  ...[b.postgres, b.pglite].map(({ store, paid }) =>
-    `paid call end to end on ${store} (challenge, pay, finality, verify, forward), ${paid.calls} calls: direct p50 ${fmt(paid.direct.p50)} ms, p99 ${
-      fmt(paid.direct.p99)
-    } ms; paid p50 ${fmt(paid.paid.p50)} ms, p99 ${fmt(paid.paid.p99)} ms`
-  )
-]
+const aloneLines = (b: Effect.Success<typeof partB>) => {
+  const stores = [b.postgres, b.pglite]
+  const flows = stores.flatMap(({ store, paid }) => [paid.signFirst, paid.upfront].map((f) => ({ store, f })))
+  return [
+    "The gateway measured alone: the bundle `npm start` runs, in live mode in its own process, against `npm run ledger` in another (checkpoint every 20 ms),",
+    "its gas sponsor funded from the ledger's faucet; the wallets (owners, agent) and the seller's upstream in this one. CPU per operation from /proc (utime + stime)",
+    "and process.cpuUsage(). A paid call is sign-first (the agent SDK's default) unless it says upfront.",
+    "",
+    "| store | lifecycle cycles/s (8 lanes) | CPU ms per cycle: gateway | ledger | wallets | sign-first paid call added p50 / p99 ms | CPU ms per sign-first paid call: gateway | ledger | wallets and upstream |",
+    "|---|---|---|---|---|---|---|---|---|",
+    ...stores.map(({ store, lifecycle, paid: { signFirst } }) =>
+      `| ${store} | ${fmt(lifecycle.cyclesPerSecond)} | ${fmt(lifecycle.cpuPerCycle.gateway)} | ${fmt(lifecycle.cpuPerCycle.ledger)} | ${fmt(lifecycle.cpuPerCycle.wallets)} | ${
+        fmt(signFirst.addedP50)
+      } / ${fmt(signFirst.addedP99)} | ${fmt(signFirst.cpuPerCall.gateway)} | ${fmt(signFirst.cpuPerCall.ledger)} | ${fmt(signFirst.cpuPerCall.wallets)} |`
+    ),
+    "",
+    `gateway CPU per signer lifecycle cycle (create + finalize), PostgreSQL: ${against(b.postgres.lifecycle.cpuPerCycle.gateway, GOAL_MS_PER_CYCLE)}`,
+    "",
+    "lifecycle stages (create → dry run, sign, execute over gRPC-web → checkpoint → finalize), p50 / p99 ms:",
+    "| store | build (create) | execute | finality | finalize |",
+    "|---|---|---|---|---|",
+    ...stores.map(({ store, lifecycle: { stages } }) =>
+      `| ${store} | ${[stages.build, stages.execute, stages.finality, stages.finalize].map(p50p99).join(" | ")} |`
+    ),
+    "",
+    `paid calls, one after another through the agent SDK, ${b.postgres.paid.signFirst.calls} measured per flow after a warm-up, p50 / p99 ms. Added = paid − direct.`,
+    "Gateway own, its chain wait (sign-first: epoch, simulate, execute; upfront: getTransaction) and seller: each answer's Server-Timing. 402, agent's side (from the 402's",
+    "answer until the payment is presented: sign-first vouches on chain, asks the gas station, signs; upfront vouches, dry-runs, signs, executes, waits for the",
+    "checkpoint) and presented (that request's round trip): timed here at the SDK's requests.",
+    "| store | flow | direct | paid | added | gateway own | chain (gateway's wait) | seller | 402 round trip | agent's side | presented round trip |",
+    "|---|---|---|---|---|---|---|---|---|---|---|",
+    ...flows.map(({ store, f }) =>
+      `| ${store} | ${f.flow} | ${p50p99(f.direct)} | ${p50p99(f.paid)} | ${fmt(f.addedP50)} / ${fmt(f.addedP99)} | ${p50p99(f.server.gateway)} | ${
+        p50p99(f.server.chain)
+      } | ${p50p99(f.server.seller)} | ${p50p99(f.client.challenge)} | ${p50p99(f.client.agent)} | ${p50p99(f.client.presented)} |`
+    ),
+    "",
+    ...stores.map(({ store, paid: { signFirst, upfront } }) =>
+      `agent's side on ${store}, p50 / p99 ms: sign-first, the gas station's round trip ${p50p99(signFirst.agentParts.gasStation)}; upfront, paying (to the execution's answer) ${
+        p50p99(upfront.agentParts.pay)
+      }, then the proof and the checkpoint wait ${p50p99(upfront.agentParts.checkpointWait)}${
+        signFirst.repeatedPresentations + upfront.repeatedPresentations === 0 ? "" : `; presented again: ${signFirst.repeatedPresentations} sign-first, ${upfront.repeatedPresentations} upfront`
+      }`
+    ),
+    "",
+    "CPU ms per paid call (the 402, the gas station's request for sign-first, the presented call; the chain's execution runs in the ledger's process):",
+    "The gateway's part of it while each of its requests was open (its /proc time read around each, 10 ms ticks summed over the calls), and the rest, between them.",
+    "| store | flow | gateway | of it: 402 | gas station | presented call | between requests | ledger | wallets and upstream |",
+    "|---|---|---|---|---|---|---|---|---|",
+    ...flows.map(({ store, f: { flow, cpuPerCall, gatewayCpuByRequest: by } }) =>
+      `| ${store} | ${flow} | ${fmt(cpuPerCall.gateway)} | ${fmt(by.challenge)} | ${fmt(by.gasStation)} | ${fmt(by.presented)} | ${
+        fmt(cpuPerCall.gateway - by.challenge - by.gasStation - by.presented)
+      } | ${fmt(cpuPerCall.ledger)} | ${fmt(cpuPerCall.wallets)} |`
+    ),
+    "",
+    ...(["signFirst", "upfront"] as const).map((k) =>
+      `gateway's own added latency per ${b.postgres.paid[k].flow} paid call, p50 (Server-Timing, the chain's and the seller's time excluded), PostgreSQL: ${
+        against(b.postgres.paid[k].server.gateway.p50, GOAL_GATEWAY_OWN_P50_MS, true)
+      } (PGlite ${fmt(b.pglite.paid[k].server.gateway.p50)})`
+    ),
+    `gateway CPU per sign-first paid call (402, gas station, verified, forwarded call, executed payment), PostgreSQL: ${
+      against(b.postgres.paid.signFirst.cpuPerCall.gateway, GOAL_MS_PER_PAID_CALL, true)
+    } (PGlite ${fmt(b.pglite.paid.signFirst.cpuPerCall.gateway)})`,
+    `gateway CPU per upfront paid call (402 + verified, forwarded call), PostgreSQL: ${against(b.postgres.paid.upfront.cpuPerCall.gateway, GOAL_MS_PER_PAID_CALL, true)} (PGlite ${
+      fmt(b.pglite.paid.upfront.cpuPerCall.gateway)
+    })`,
+    "(the chain's execution is not in these: it runs in the ledger's process, whose CPU is the ledger column above)",
+    "",
+    ...flows.map(({ store, f }) =>
+      `${f.flow} paid call end to end on ${store} (${f.flow === "sign-first" ? "challenge, sign with the gas station, verify, forward, execute" : "challenge, pay, finality, verify, forward"}), ${f.calls} calls: direct p50 ${
+        fmt(f.direct.p50)
+      } ms, p99 ${fmt(f.direct.p99)} ms; paid p50 ${fmt(f.paid.p50)} ms, p99 ${fmt(f.paid.p99)} ms`
+    )
+  ]
+}
 
 const stealLine = (before: ReturnType<typeof machineTimes>) =>
   `CPU time the host took from this machine during the run (steal): ${fmt(100 * stealShare(before, machineTimes()), 1)} %`

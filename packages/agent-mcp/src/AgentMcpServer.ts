@@ -52,7 +52,7 @@ export const makeAgentMcpServer = (environment: AgentEnvironment) => {
     ),
     tool(
       "pay_and_call",
-      "Call a paid service, paying its price from the agent's grant when the gateway asks for payment, within the owner's caps and policies. Answers the seller's status, content type and body, and the payment's transaction digest.",
+      "Call a paid service, paying its price from the agent's grant when the gateway asks for payment, within the owner's caps and policies. The payment is signed first and charged only when the seller answers: a failed call (503) costs nothing, and calling again with the same request presents the same payment. Answers the seller's status, content type and body, the payment's transaction digest, and whether it was charged.",
       PayAndCallInput,
       tools.payAndCall
     ),

@@ -44,7 +44,9 @@ const getJson = <S extends Schema.Constraint>(url: string, schema: S) =>
 /**
  * The four tools of the agent's MCP server. One agent serves every call, so a
  * challenge is never paid twice and a paid call that did not get its answer is
- * presented again rather than paid again.
+ * presented again rather than paid again. It pays sign-first (the SDK's
+ * default): the gateway executes the signed payment only once the seller has
+ * answered, with its gas station paying the gas.
  */
 export const makeAgentTools = (environment: AgentEnvironment) => {
   const { manifest, client } = environment
@@ -83,7 +85,8 @@ export const makeAgentTools = (environment: AgentEnvironment) => {
         Effect.catchTags({
           PaymentRefused: (e) => Effect.fail(failed(`not paid: ${e.reason}${e.digest === undefined ? "" : ` (transaction ${e.digest})`}`)),
           // The payment stands: calling again with the same request presents it rather than paying twice.
-          DeliveryFailed: (e) => Effect.fail(failed(`paid in ${e.digest} but the answer did not arrive (${e.reason}); call again with the same request`)),
+          DeliveryFailed: (e) =>
+            Effect.fail(failed(`payment ${e.digest} was presented but the answer did not arrive (${e.reason}); call again with the same request to present the same payment`)),
           GatewayUnreachable: (e) => Effect.fail(failed(`the gateway cannot be reached: ${e.reason}`)),
           LedgerUnreachable: (e) => Effect.fail(failed(`the chain cannot be reached to pay: ${e.reason}`))
         })
@@ -93,7 +96,9 @@ export const makeAgentTools = (environment: AgentEnvironment) => {
         status: paid.response.status,
         contentType: paid.response.headers.get("content-type"),
         body,
-        digest: paid.digest ?? null
+        digest: paid.digest ?? null,
+        // Sign-first: a seller's failure (503) charges nothing, and calling again re-presents the same signed payment.
+        charged: paid.charged
       }
     })
 

@@ -1,32 +1,27 @@
 import type { ClientWithCoreApi } from "@mysten/sui/client"
 import type { Signer } from "@mysten/sui/cryptography"
-import { decodePaymentRequiredHeader, decodePaymentResponseHeader, decodePaymentSignatureHeader, encodePaymentSignatureHeader } from "@x402/core/http"
-import type { SettleResponse } from "@x402/core/types"
+import { decodePaymentRequiredHeader, decodePaymentResponseHeader, encodePaymentSignatureHeader } from "@x402/core/http"
+import type { PaymentRequired, PaymentRequirements, SettleResponse } from "@x402/core/types"
 import { Effect, Schedule, Schema } from "effect"
-import * as Kinds from "@gateway/chain/transactions/Kinds"
 import type { SpendAccountPackage } from "@gateway/domain/chain/SpendAccountModule"
 import type { ConnectionManifest } from "@gateway/domain/ConnectionManifest"
-import { type ManifestGrant, vouchedByGrant, vouchedOffer } from "@gateway/domain/payment/OfferVouching"
+import { type ExactOffer, findExactOffer } from "@gateway/domain/payment/ExactOffer"
+import { type ManifestGrant, vouchedOffer } from "@gateway/domain/payment/OfferVouching"
 import { findSuiDelegateOffer, SUI_DELEGATE_SCHEME, type SuiDelegateOffer } from "@gateway/domain/payment/SuiDelegateOffer"
 import { proofMessage, proofUrl, sha256Hex } from "@gateway/domain/PaymentProof"
-import { memoOf } from "@gateway/domain/verify/PaymentVerifier"
 import { untilCheckpointed } from "./Finality.ts"
-import { readGrantState } from "./GrantState.ts"
+import { grantPayKind, packageOf, type PaidOffer, vouchOnChain } from "./GrantPayment.ts"
 import { executeKind, type GasOptions, type LedgerUnreachable } from "./OwnerWallet.ts"
+import { PaymentRefused } from "./PaymentRefused.ts"
+import { makeSignedPayments } from "./SignedPayments.ts"
+import { signFirstPayment } from "./SignFirstPayment.ts"
+
+// Kept importable from here, where agents and @gateway/sui-pay have always found them.
+export { packageOf, PaymentRefused, vouchOnChain }
 
 /**
- * The SDK would not pay, or the chain would not let it: `reason` says which
- * rule. `digest` names the transaction when it reached the chain and failed
- * there (its gas was spent); a payment refused by the dry run has none.
- */
-export class PaymentRefused extends Schema.TaggedError<PaymentRefused>()("PaymentRefused", {
-  reason: Schema.String,
-  digest: Schema.optionalKey(Schema.String)
-}) {}
-
-/**
- * The network failed after the payment was made. The payment is not lost:
- * presenting `credential` to the same URL again completes the call.
+ * The network failed after the payment was made (upfront) or signed (sign-first). The payment is not lost:
+ * presenting `credential` to the same URL again completes the call, and never pays twice.
  */
 export class DeliveryFailed extends Schema.TaggedError<DeliveryFailed>()("DeliveryFailed", {
   reason: Schema.String,
@@ -37,15 +32,30 @@ export class DeliveryFailed extends Schema.TaggedError<DeliveryFailed>()("Delive
 /** The gateway could not be reached before anything was paid. */
 export class GatewayUnreachable extends Schema.TaggedError<GatewayUnreachable>()("GatewayUnreachable", { reason: Schema.String }) {}
 
+/**
+ * How the agent pays a challenge. `sign-first` (the default, when the 402 offers `exact`): it signs the payment
+ * and the gateway executes it only once the seller has answered, so a failed call costs nothing; with the offer's
+ * gas station the agent needs no SUI. `upfront`: it executes `pay` itself (paying gas) and presents the digest,
+ * as before sign-first existed; also what the agent falls back to when a 402 offers no `exact`.
+ */
+export type PaymentMode = "sign-first" | "upfront"
+
 export interface PaidResponse {
   readonly response: Response
   /** The gateway's settlement receipt, when the call was paid. */
   readonly receipt: SettleResponse | undefined
+  /** The paying transaction's digest: executed (upfront), or signed and executed only if `charged` (sign-first). */
   readonly digest: string | undefined
   /**
-   * The `PAYMENT-SIGNATURE` value the call was paid with. It proves possession
-   * for this one request (method, URL, body): presenting it again with the same
-   * request retries a failed forward or fetches the kept answer.
+   * Whether money moved: an upfront payment was executed before it was presented; a sign-first one only once the
+   * gateway settled it (the receipt says so). A sign-first call whose seller failed is not charged.
+   */
+  readonly charged: boolean
+  /**
+   * The `PAYMENT-SIGNATURE` value the call was paid with: the digest and a proof
+   * of possession for this one request (upfront), or the signed transaction
+   * (sign-first). Presenting it again with the same request retries a failed
+   * forward or fetches the kept answer, and never pays twice.
    */
   readonly credential: string | undefined
 }
@@ -56,53 +66,6 @@ const refuse = (reason: string) => Effect.fail(new PaymentRefused({ reason }))
 const untilFinal = Schedule.spaced("100 millis")
 /** How long a payment's checkpoint is waited for on the chain before the credential is presented regardless. */
 const FINALITY_TIMEOUT_MS = 30_000
-
-/** The package the manifest names: `pay` is called at its published-at id. */
-export const packageOf = (manifest: ConnectionManifest): SpendAccountPackage => ({
-  originalId: manifest.packageId,
-  publishedAt: manifest.publishedAt,
-  registryId: manifest.registryId
-})
-
-/** Registry refs by client and id: its initial shared version never changes, so each agent reads it once. */
-const registryRefs = new WeakMap<ClientWithCoreApi, Map<string, Kinds.SharedRef>>()
-
-/** The package's shared Registry as a `pay` names it, read from the chain the first time. */
-const registryRef = (client: ClientWithCoreApi, registryId: string) =>
-  Effect.gen(function*() {
-    const known = registryRefs.get(client)?.get(registryId)
-    if (known !== undefined) return known
-    const { object } = yield* Effect.tryPromise({
-      try: () => client.core.getObject({ objectId: registryId }),
-      catch: (error) => new PaymentRefused({ reason: `the package's Registry ${registryId} could not be read: ${String(error)}` })
-    })
-    if (object.owner.$kind !== "Shared") return yield* refuse(`the object ${registryId} is not a shared Registry`)
-    const ref = { objectId: registryId, initialSharedVersion: BigInt(object.owner.Shared.initialSharedVersion) }
-    registryRefs.set(client, new Map(registryRefs.get(client)).set(registryId, ref))
-    return ref
-  })
-
-/**
- * Refuses, before anything is signed, a payment the grant on chain would
- * refuse: a recipient it does not list, or more than its window has left now.
- * Read fresh for every payment: the window counts payments made elsewhere too.
- */
-export const vouchOnChain = (input: {
-  readonly client: ClientWithCoreApi
-  readonly pkg: SpendAccountPackage
-  readonly grant: ManifestGrant
-  readonly offer: SuiDelegateOffer
-  readonly amount: bigint
-}) =>
-  Effect.gen(function*() {
-    const { state, chainNowMs } = yield* Effect.tryPromise({
-      try: () => readGrantState(input.client, { packageId: input.pkg.originalId, grantObjectId: input.grant.grantObjectId }),
-      catch: (error) => new PaymentRefused({ reason: `the grant ${input.grant.grantObjectId} could not be read from the chain: ${String(error)}` })
-    })
-    // The chain's Clock rolls the window in `pay`; a payer's own clock may be off by more than a window's edge.
-    const vouching = vouchedByGrant(state, { amount: input.amount, recipient: input.offer.payTo, asset: input.offer.asset }, chainNowMs)
-    if (vouching._tag === "Refused") return yield* refuse(vouching.reason)
-  })
 
 /**
  * Pays an offer through the grant: `<publishedAt>::spend_account::pay<T>(registry,
@@ -115,26 +78,14 @@ export const payOffer = (input: {
   readonly signer: Signer
   readonly client: ClientWithCoreApi
   readonly grant: ManifestGrant
-  readonly offer: SuiDelegateOffer
+  readonly offer: PaidOffer
   readonly amount: bigint
   readonly gas?: GasOptions
 }) =>
   Effect.gen(function*() {
-    const { grant, offer, signer } = input
-    const registry = yield* registryRef(input.client, input.pkg.registryId)
-    const kind = yield* Effect.promise(() =>
-      Kinds.pay(input.pkg, {
-        sender: signer.toSuiAddress(),
-        registry,
-        grant: { objectId: grant.grantObjectId, initialSharedVersion: BigInt(grant.grantInitialSharedVersion) },
-        pool: { objectId: grant.pool, initialSharedVersion: BigInt(grant.poolInitialSharedVersion) },
-        coinType: grant.coinType,
-        amount: input.amount,
-        recipient: offer.payTo,
-        memo: memoOf(offer.extra.nonce)
-      })
-    )
-    const executed = yield* executeKind(kind.txKindBytes, signer, input.client, input.gas).pipe(
+    const { signer } = input
+    const kind = yield* grantPayKind({ ...input, sender: signer.toSuiAddress() })
+    const executed = yield* executeKind(kind, signer, input.client, input.gas).pipe(
       Effect.catchTag("KindRefused", (refused) => refuse(`the chain refused the payment: ${refused.reason}`))
     )
     if (executed.status === "failure") {
@@ -143,39 +94,117 @@ export const payOffer = (input: {
     return executed.digest
   })
 
+/** A credential presented for a request whose answer has not come back yet, and until when it may be presented. */
+interface Pending {
+  readonly flow: PaymentMode
+  readonly credential: string
+  readonly digest: string
+  /** A sign-first payment stops being presentable with its challenge; an executed (upfront) one never does. */
+  readonly expiresAtMs: number
+  /**
+   * A new signed payment for the same challenge (sign-first only), for when the gateway kept the seller's answer
+   * but the network will never execute these bytes (`payment_must_be_signed_again`): the kept answer is settled
+   * against the new payment, with no second forward.
+   */
+  readonly signAgain?: Effect.Effect<Pending, PaymentRefused>
+}
+
+/** The gateway's reason in an error body, if it has one. */
+const reasonOf = (response: Response) =>
+  Effect.promise(() =>
+    response.clone().json().then(
+      (body: unknown) => typeof body === "object" && body !== null && "reason" in body && typeof body.reason === "string" ? body.reason : "",
+      () => ""
+    )
+  )
+
+/** The offer an agent pays a 402 with, vouched for by its manifest. */
+type Chosen =
+  | {
+    readonly _tag: "SignFirst"
+    readonly offer: ExactOffer
+    /** The offer exactly as the 402 carried it: x402's `accepted` echoes it verbatim. */
+    readonly accepted: PaymentRequirements
+    readonly grant: ManifestGrant
+    readonly amount: bigint
+  }
+  | { readonly _tag: "Upfront"; readonly offer: SuiDelegateOffer; readonly grant: ManifestGrant; readonly amount: bigint }
+
+/** The `exact` offer among a 402's `accepts`, decoded, beside the entry as it came. */
+const exactOfferIn = (accepts: ReadonlyArray<PaymentRequirements>) => {
+  for (const accepted of accepts) {
+    const offer = findExactOffer([accepted])
+    if (offer !== undefined) return { offer, accepted }
+  }
+  return undefined
+}
+
+/**
+ * Whether the payment is done with: the seller answered (a receipt came), or the gateway gave a final refusal. A
+ * seller's failure (5xx: for a sign-first payment, nothing was charged) or a payment still in flight (409) leaves
+ * it to be presented again, the same bytes.
+ */
+const answeredBy = (response: Response) => response.headers.has("payment-response") || (response.status < 500 && response.status !== 409)
+
 /**
  * An agent that pays for calls with its own key through the grant its owner
  * provisioned. It checks every challenge against the manifest before paying
  * (the gateway's origin, the package, the policy and caps) and against the
  * grant on chain (its recipients, what its window has left), and refuses a
- * mismatch locally. It pays each challenge at most once: a challenge it has
- * paid, and a request it has paid for that did not get its answer, are
- * presented again with the same payment rather than paid again. It signs
- * every credential's proof of possession with its key. It executes its `pay`
- * through `client` (a `SuiGrpcClient` of the manifest's network), which
- * prices and pays gas; `gas` is for agents that pay concurrently and give each
- * payment a coin of its own. The key never leaves it.
+ * mismatch locally.
+ *
+ * By default it pays sign-first when the 402 offers `exact`: it signs one
+ * `pay` through its grant without executing it, with the offer's gas station
+ * paying the gas (the agent needs no SUI; the station's answer is checked to
+ * be exactly that payment before it is signed), and the gateway executes it
+ * only after the seller answered. A call whose seller failed (503, nothing
+ * charged) is presented again with the same signed bytes on the next
+ * `fetchPaid` of the same request, never signed anew, except when the gateway
+ * kept the seller's answer but the network will never execute those bytes
+ * (`payment_must_be_signed_again`: a new epoch, gas price or gas coin): then
+ * the same challenge is signed anew and settles the kept answer. `payment: "upfront"`
+ * (and a 402 without `exact`) executes the payment first and presents its
+ * digest with a proof of possession; `gas` is for agents that pay their own
+ * gas concurrently and give each payment a coin of its own.
+ *
+ * Either way it pays each challenge at most once, and a request it has paid
+ * for that did not get its answer is presented again with the same payment
+ * rather than paid again. The key never leaves it.
  */
 export const makeAgent = (options: {
   readonly manifest: ConnectionManifest
   readonly signer: Signer
   readonly client: ClientWithCoreApi
   readonly gas?: Effect.Effect<GasOptions, LedgerUnreachable>
+  /** `sign-first` unless set; see `PaymentMode`. */
+  readonly payment?: PaymentMode
 }) => {
   const { manifest, signer, client } = options
   const pkg = packageOf(manifest)
-  /** Challenge nonce → the digest that paid it: a challenge is never paid twice. */
+  const gatewayOrigin = URL.parse(manifest.apiBaseUrl)?.origin ?? manifest.apiBaseUrl
+  /** Challenge nonce → the digest that paid it upfront: a challenge is never paid twice. */
   const paidNonces = new Map<string, string>()
+  /** Challenge nonce → its one signed payment, while the challenge lasts. */
+  const signedPayments = makeSignedPayments<PaymentRefused>()
   /** Request (method, URL, body hash) → credential of a payment whose answer it has not received yet. */
-  const unanswered = new Map<string, string>()
+  const unanswered = new Map<string, Pending>()
 
-  const choose = (required: { accepts: ReadonlyArray<unknown> }, url: URL, method: string) =>
+  const vouch = (offer: ExactOffer | SuiDelegateOffer, url: URL, method: string) => {
+    const vouching = vouchedOffer(manifest, offer, Date.now(), { url, method })
+    return vouching._tag === "Refused" ? refuse(vouching.reason) : Effect.succeed(vouching)
+  }
+
+  const choose = (required: PaymentRequired, url: URL, method: string): Effect.Effect<Chosen, PaymentRefused> =>
     Effect.gen(function*() {
+      const exact = options.payment === "upfront" ? undefined : exactOfferIn(required.accepts)
+      if (exact !== undefined) {
+        const { grant, amount } = yield* vouch(exact.offer, url, method)
+        return { _tag: "SignFirst", offer: exact.offer, accepted: exact.accepted, grant, amount }
+      }
       const offer = findSuiDelegateOffer(required.accepts)
-      if (offer === undefined) return yield* refuse(`no ${SUI_DELEGATE_SCHEME} offer in the challenge`)
-      const vouching = vouchedOffer(manifest, offer, Date.now(), { url, method })
-      if (vouching._tag === "Refused") return yield* refuse(vouching.reason)
-      return { offer, amount: vouching.amount, grant: vouching.grant }
+      if (offer === undefined) return yield* refuse(`no exact or ${SUI_DELEGATE_SCHEME} offer in the challenge`)
+      const { grant, amount } = yield* vouch(offer, url, method)
+      return { _tag: "Upfront", offer, grant, amount }
     })
 
   /** The credential for one request: the payment, and the proof that this agent made it for exactly this request. */
@@ -192,6 +221,19 @@ export const makeAgent = (options: {
       return encodePaymentSignatureHeader({ x402Version: 2, accepted: offer, payload: { digest, proof: signature } })
     })
 
+  /**
+   * Presents a payment; when the gateway answers that a sign-first payment must be signed again (the seller
+   * answered, but the network will never execute the signed bytes), signs the same challenge anew and presents that.
+   */
+  const presentPayment = (url: string, init: RequestInit, body: Uint8Array<ArrayBuffer> | undefined, payment: Pending) =>
+    Effect.gen(function*() {
+      const { response } = yield* present(url, init, body, payment.credential, payment.digest)
+      if (payment.signAgain === undefined || response.status !== 409) return { response, payment }
+      if (!(yield* reasonOf(response)).startsWith("payment_must_be_signed_again")) return { response, payment }
+      const again = yield* payment.signAgain
+      return { response: (yield* present(url, init, body, again.credential, again.digest)).response, payment: again }
+    })
+
   /** Presents a credential, waiting (within bounds) while the gateway says the payment is not final yet. */
   const present = (url: string, init: RequestInit, body: Uint8Array<ArrayBuffer> | undefined, credential: string, digest: string) =>
     Effect.tryPromise({
@@ -204,16 +246,55 @@ export const makeAgent = (options: {
       catch: (e) => new DeliveryFailed({ reason: String(e), digest, credential })
     }).pipe(Effect.repeat({ schedule: untilFinal, until: (r) => !r.notFinal, times: 100 }))
 
-  const result = (response: Response, digest: string, credential: string): PaidResponse => {
+  const result = (response: Response, payment: Pending): PaidResponse => {
     const receiptHeader = response.headers.get("payment-response")
-    return { response, receipt: receiptHeader === null ? undefined : decodePaymentResponseHeader(receiptHeader), digest, credential }
+    const receipt = receiptHeader === null ? undefined : decodePaymentResponseHeader(receiptHeader)
+    const charged = payment.flow === "upfront" || receipt?.success === true
+    return { response, receipt, digest: payment.digest, charged, credential: payment.credential }
   }
 
+  /** Executes `pay` (once per challenge), then the credential: the digest and this request's proof of possession. */
+  const payUpfront = (chosen: Extract<Chosen, { _tag: "Upfront" }>, request: { readonly method: string; readonly target: URL; readonly bodySha256: string }) =>
+    Effect.gen(function*() {
+      const { offer, grant, amount } = chosen
+      const nonce = offer.extra.nonce
+      const gas = options.gas === undefined ? undefined : yield* options.gas
+      const digest = paidNonces.get(nonce) ??
+        (yield* Effect.andThen(
+          vouchOnChain({ client, pkg, grant, offer, amount }),
+          payOffer({ pkg, signer, client, grant, offer, amount, ...(gas === undefined ? {} : { gas }) })
+        ))
+      paidNonces.set(nonce, digest)
+      const credential = yield* credentialFor(offer, digest, { ...request, resourceUrl: offer.extra.resourceUrl, search: request.target.search })
+      // Read from the chain, not by calling the gateway again: a payment not checkpointed in time is presented anyway,
+      // and the gateway's NOT_FINAL answers are waited out as before.
+      yield* Effect.ignore(Effect.tryPromise(() => untilCheckpointed(client, digest, FINALITY_TIMEOUT_MS)))
+      return { flow: "upfront", credential, digest, expiresAtMs: Number.POSITIVE_INFINITY } satisfies Pending
+    })
+
   /**
-   * Whether the payment is done with: the seller answered (a receipt came), or the gateway gave a final
-   * refusal. A seller's failure (5xx) or a payment still in flight (409) leaves it to be presented again.
+   * Signs the challenge's one payment (or finds it signed) and wraps it as x402 `exact`: `accepted` is the offer
+   * as the 402 carried it, `payload` the scheme document's `{ signature, transaction }`.
    */
-  const answeredBy = (response: Response) => response.headers.has("payment-response") || (response.status < 500 && response.status !== 409)
+  const paySignFirst = (chosen: Extract<Chosen, { _tag: "SignFirst" }>, required: PaymentRequired): Effect.Effect<Pending, PaymentRefused> =>
+    Effect.gen(function*() {
+      const { offer, grant, amount } = chosen
+      const sign = Effect.gen(function*() {
+        yield* vouchOnChain({ client, pkg, grant, offer, amount })
+        // Gas options are for paying one's own gas; a sponsored payment names the station's coin.
+        const gas = options.gas === undefined || offer.extra.gasStation !== undefined ? undefined : yield* options.gas
+        return yield* signFirstPayment({ pkg, signer, client, grant, offer, amount, gatewayOrigin, ...(gas === undefined ? {} : { gas }) })
+      }).pipe(Effect.catchTag("LedgerUnreachable", (e) => refuse(`the chain cannot be reached for gas: ${e.reason}`)))
+      const signed = yield* signedPayments.once(offer.extra.nonce, Date.parse(offer.extra.expiresAt), sign)
+      const credential = encodePaymentSignatureHeader({
+        x402Version: 2,
+        ...(required.resource === undefined ? {} : { resource: required.resource }),
+        accepted: chosen.accepted,
+        payload: { signature: signed.signature, transaction: signed.transaction }
+      })
+      const signAgain = Effect.andThen(signedPayments.forget(offer.extra.nonce), paySignFirst(chosen, required))
+      return { flow: "sign-first", credential, digest: signed.digest, expiresAtMs: signed.expiresAtMs, signAgain } satisfies Pending
+    })
 
   const fetchPaid = (url: string, init: RequestInit = {}) =>
     Effect.gen(function*() {
@@ -231,44 +312,35 @@ export const makeAgent = (options: {
       const bodySha256 = yield* Effect.promise(() => sha256Hex(body ?? new Uint8Array()))
       const requestKey = `${method} ${target.href} ${bodySha256}`
 
-      // A request already paid for and not yet answered is presented again, never paid again.
+      // A request already paid for (or signed for) and not yet answered is presented again, never paid again.
       const pending = unanswered.get(requestKey)
-      if (pending !== undefined) {
-        const digest = String(decodePaymentSignatureHeader(pending).payload["digest"])
-        const again = yield* present(url, init, body, pending, digest)
+      if (pending !== undefined && pending.expiresAtMs > Date.now()) {
+        const again = yield* presentPayment(url, init, body, pending)
         if (again.response.status !== 402) {
           if (answeredBy(again.response)) unanswered.delete(requestKey)
-          return result(again.response, digest, pending)
+          else unanswered.set(requestKey, again.payment)
+          return result(again.response, again.payment)
         }
-        unanswered.delete(requestKey)
       }
+      unanswered.delete(requestKey)
 
       const first = yield* Effect.tryPromise({
         try: () => fetch(url, { ...init, ...(body === undefined ? {} : { body }) }),
         catch: (e) => new GatewayUnreachable({ reason: String(e) })
       })
-      if (first.status !== 402) return { response: first, receipt: undefined, digest: undefined, credential: undefined } satisfies PaidResponse
+      if (first.status !== 402) return { response: first, receipt: undefined, digest: undefined, charged: false, credential: undefined } satisfies PaidResponse
       const header = first.headers.get("payment-required")
       if (header === null) return yield* refuse("a 402 without a PAYMENT-REQUIRED challenge")
       const required = yield* Effect.try({ try: () => decodePaymentRequiredHeader(header), catch: () => new PaymentRefused({ reason: "unreadable challenge" }) })
-      const { offer, amount, grant } = yield* choose(required, target, method)
-      const nonce = offer.extra.nonce
-
-      const gas = options.gas === undefined ? undefined : yield* options.gas
-      const digest = paidNonces.get(nonce) ??
-        (yield* Effect.andThen(
-          vouchOnChain({ client, pkg, grant, offer, amount }),
-          payOffer({ pkg, signer, client, grant, offer, amount, ...(gas === undefined ? {} : { gas }) })
-        ))
-      paidNonces.set(nonce, digest)
-      const credential = yield* credentialFor(offer, digest, { method, resourceUrl: offer.extra.resourceUrl, search: target.search, bodySha256 })
-      unanswered.set(requestKey, credential)
-      // Read from the chain, not by calling the gateway again: a payment not checkpointed in time is presented anyway,
-      // and the gateway's NOT_FINAL answers are waited out as before.
-      yield* Effect.ignore(Effect.tryPromise(() => untilCheckpointed(client, digest, FINALITY_TIMEOUT_MS)))
-      const paid = yield* present(url, init, body, credential, digest)
+      const chosen = yield* choose(required, target, method)
+      const payment = chosen._tag === "SignFirst"
+        ? yield* paySignFirst(chosen, required)
+        : yield* payUpfront(chosen, { method, target, bodySha256 })
+      unanswered.set(requestKey, payment)
+      const paid = yield* presentPayment(url, init, body, payment)
       if (answeredBy(paid.response)) unanswered.delete(requestKey)
-      return result(paid.response, digest, credential)
+      else unanswered.set(requestKey, paid.payment)
+      return result(paid.response, paid.payment)
     })
 
   return { fetchPaid, address: signer.toSuiAddress() }

@@ -134,7 +134,7 @@ layer(Env, { timeout: 240_000, excludeTestServices: true })("the owner's console
         assert.isTrue(resets > Date.now() && resets <= Date.now() + 86_400_000, `resets at ${resets}`)
         await card.locator("table").first().screenshot({ path: join(OUTPUT, story, "08-window-figures.png") })
         const payment = card.locator(".payments tbody tr", { hasText: "0.0004 SUI (400000 atomic)" })
-        await payment.locator(".outcome", { hasText: "forwarded" }).waitFor()
+        await payment.locator(".outcome", { hasText: "settled" }).waitFor()
         await payment.getByText(paid.digest ?? "no digest").waitFor()
       }))
 

@@ -71,7 +71,7 @@ layer(Env, { timeout: 240_000, excludeTestServices: true })("the seller's consol
       yield* run(() => step(page, story, "06-paid-calls", async () => {
         await page.locator("#svc-refresh").click()
         const payment = card.locator(".payments tbody tr", { hasText: "0.0004 SUI (400000 atomic)" })
-        await payment.locator(".outcome", { hasText: "forwarded" }).waitFor()
+        await payment.locator(".outcome", { hasText: "settled" }).waitFor()
         await payment.getByText(paid.digest ?? "no digest").waitFor()
       }))
 

@@ -16,8 +16,8 @@ const requestOf = (input: FetchInput, init: RequestInit | undefined): PaidReques
 /**
  * THE way to pay with `@gateway/sui-pay` from a fetch-style client: wraps
  * `wrapFetchWithPayment(fetch, x402Client)` or `mppx.fetch` so that the
- * `sui-delegate` scheme and the `sui` method know the request each 402
- * answered. They pay only when that request is a call to the service the
+ * `exact` and `sui-delegate` schemes and the `sui` methods know the request
+ * each 402 answered. They pay only when that request is a call to the service the
  * challenge names, on the origin of the manifest's `apiBaseUrl`; a 402 a
  * foreign website relays (copied from the gateway) is refused before anything
  * is paid, and the call fails with the reason.

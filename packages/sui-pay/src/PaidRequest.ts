@@ -24,5 +24,8 @@ const requests = new AsyncLocalStorage<PaidRequest>()
 export const payingFor = <A>(request: PaidRequest | undefined, run: () => A): A =>
   request === undefined ? requests.exit(run) : requests.run(request, run)
 
+/** Why a payer refuses outside `payingFor`: it cannot tell whose 402 it is paying. */
+export const UNKNOWN_REQUEST = "request: the URL this 402 answered is unknown; pay through paidFetch (@gateway/sui-pay/PaidFetch) or payingFor"
+
 /** The request the current call chain is paying for, if it runs inside `payingFor`. */
 export const requestBeingPaid = (): PaidRequest | undefined => requests.getStore()

@@ -8,11 +8,9 @@ import type { SuiPaymentPayload } from "@gateway/domain/payment/PaymentCredentia
 import type { SuiDelegateOffer } from "@gateway/domain/payment/SuiDelegateOffer"
 import { challengeProofMessage } from "@gateway/domain/PaymentProof"
 import { untilCheckpointed } from "@gateway/client/Finality"
-import { requestBeingPaid } from "./PaidRequest.ts"
+import { requestBeingPaid, UNKNOWN_REQUEST } from "./PaidRequest.ts"
 
 type Vouched = Extract<Vouching, { readonly _tag: "Vouched" }>
-
-const UNKNOWN_REQUEST = "request: the URL this 402 answered is unknown; pay through paidFetch (@gateway/sui-pay/PaidFetch) or payingFor"
 
 export interface SuiPayerOptions {
   /** The agent's own key: the grant's delegate. It signs the payment and the proof, and never leaves the payer. */

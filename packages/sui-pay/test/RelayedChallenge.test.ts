@@ -9,8 +9,10 @@ import { paidCallEnv } from "../../server/test/support/Scenario.ts"
 import { TestLedger } from "../../server/test/support/TestLedger.ts"
 import { Upstream } from "../../server/test/support/Upstream.ts"
 import { suiMethod } from "../src/mpp/SuiMethod.ts"
+import { suiSignFirstMethod } from "../src/mpp/SuiSignFirstMethod.ts"
 import { paidFetch } from "../src/PaidFetch.ts"
 import { suiDelegateScheme } from "../src/x402/SuiDelegateScheme.ts"
+import { suiX402Client } from "../src/x402/SuiX402Client.ts"
 import { poolBalance } from "./support/PoolBalance.ts"
 import { relayingSite } from "./support/RelayingSite.ts"
 
@@ -94,6 +96,27 @@ describe("security: standard clients through paidFetch refuse a relayed 402", ()
         assert.match(String(yield* outcome(paid(`${site.url}/article`))), /not paid: origin: /)
         assert.strictEqual(yield* poolBalance(pool), before, "nothing was paid")
         assert.deepStrictEqual(stolen, [])
+      }))
+
+    it.effect("@x402/fetch with sui-pay's client (exact first, sui-delegate behind): a relayed 402 is refused; the gateway's own is paid", () =>
+      Effect.gen(function*() {
+        const upstream = yield* Upstream
+        const ledger = yield* TestLedger
+        const { entry, agentKey, manifest } = yield* paidService(upstream.url)
+        const pool = manifest.grants[0]?.pool ?? ""
+        const paid = paidFetch(wrapFetchWithPayment(fetch, suiX402Client({ signer: agentKey, manifest, client: ledger.client })))
+        yield* relayRefusedOwnPaid({ upstream, entry, manifest, pool, paid })
+      }))
+
+    it.effect("mppx with the sign-first method: a relayed 402 is refused before anything is signed; the gateway's own is paid", () =>
+      Effect.gen(function*() {
+        const upstream = yield* Upstream
+        const ledger = yield* TestLedger
+        const { entry, agentKey, manifest } = yield* paidService(upstream.url)
+        const pool = manifest.grants[0]?.pool ?? ""
+        const method = suiSignFirstMethod({ signer: agentKey, manifest, client: ledger.client, gasStation: `${manifest.apiBaseUrl}/v1/gas-station` })
+        const mppx = Mppx.create({ methods: [method], polyfill: false })
+        yield* relayRefusedOwnPaid({ upstream, entry, manifest, pool, paid: paidFetch(mppx.fetch) })
       }))
 
     it.effect("mppx: a relayed 402 is refused before anything is paid; the gateway's own is paid", () =>

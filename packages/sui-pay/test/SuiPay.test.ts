@@ -54,7 +54,8 @@ describe("@gateway/sui-pay: standard x402 and MPP clients pay a gateway service"
         const required = decodePaymentRequiredHeader(
           yield* Effect.promise(() => fetch(entry.resourceUrl).then((r) => r.headers.get("payment-required") ?? ""))
         )
-        const offer = required.accepts[0]
+        // The upfront offer; the gateway offers exact (sign-first) first.
+        const offer = required.accepts.find((o) => o.scheme === "sui-delegate")
         if (offer === undefined) return assert.fail("no offer")
         const request = { url: new URL(entry.resourceUrl), method: "GET" }
 
@@ -82,7 +83,8 @@ describe("@gateway/sui-pay: standard x402 and MPP clients pay a gateway service"
         const required = decodePaymentRequiredHeader(
           yield* Effect.promise(() => fetch(entry.resourceUrl).then((r) => r.headers.get("payment-required") ?? ""))
         )
-        const offer = required.accepts[0]
+        // The upfront offer; the gateway offers exact (sign-first) first.
+        const offer = required.accepts.find((o) => o.scheme === "sui-delegate")
         if (offer === undefined) return assert.fail("no offer")
         const request = { url: new URL(entry.resourceUrl), method: "GET" }
         const refusal = (changed: Record<string, unknown>) =>

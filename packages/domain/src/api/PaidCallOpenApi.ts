@@ -88,7 +88,7 @@ const operation = (method: string) => ({
     x402: {
       x402Version: 2,
       schemes: [
-        { scheme: "exact", paymentFlow: "sign-first", assetTransferMethod: "spend_account::pay", payload: "{ signature, transaction }", finality: "executed by the gateway after the seller answered" },
+        { scheme: "exact", paymentFlow: "authorization", assetTransferMethod: "spend_account::pay", payload: "{ signature, transaction }", finality: "executed by the gateway after the seller answered" },
         { scheme: "sui-delegate", paymentFlow: "upfront", assetTransferMethod: "spend_account::pay", payload: "{ digest, proof, binding? }", finality: "checkpointed" }
       ]
     },
@@ -139,7 +139,7 @@ const schemas = {
         type: "object",
         required: extraRequired,
         properties: {
-          paymentFlow: { const: "sign-first" },
+          paymentFlow: { const: "authorization" },
           nonce: { type: "string", description: "The memo of the pay call (its UTF-8 bytes); one signed payment per challenge." },
           ...extraProperties,
           gasStation: { type: "string", description: "POST { transactionKind, sender } here to have the gateway's sponsor pay the gas; absent when it sponsors none." }

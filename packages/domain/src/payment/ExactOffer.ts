@@ -18,7 +18,7 @@ export const EXACT_SCHEME = "exact"
  * `exact` client that pays from its own coins needs none of it.
  */
 export const ExactExtra = Schema.Struct({
-  paymentFlow: Schema.Literal("sign-first"),
+  paymentFlow: Schema.Literal("authorization"),
   ...challengeTermFields,
   /** ISO 8601; a payment presented later than this is refused, and one settled later is never executed. */
   expiresAt: Schema.String,
@@ -51,7 +51,7 @@ export const exactOffer = (t: ChallengeTerms, gasStation: string | undefined): E
   payTo: t.entry.payTo,
   maxTimeoutSeconds: t.seconds,
   extra: {
-    paymentFlow: "sign-first",
+    paymentFlow: "authorization",
     assetTransferMethod: "spend_account::pay",
     nonce: t.nonce,
     serviceId: t.entry.id,

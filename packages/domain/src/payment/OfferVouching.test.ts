@@ -2,6 +2,7 @@ import { describe, expect, it } from "@effect/vitest"
 import type { ConnectionManifest } from "../ConnectionManifest.ts"
 import { NO_WINDOW, WindowKind } from "../chain/GrantWindow.ts"
 import { type GrantState, vouchedByGrant, vouchedOffer } from "./OfferVouching.ts"
+import type { ExactOffer } from "./ExactOffer.ts"
 import type { SuiDelegateOffer } from "./SuiDelegateOffer.ts"
 
 const ID = `0x${"1".repeat(64)}`
@@ -53,6 +54,17 @@ const offer = (resourceUrl: string) =>
     }
   }) as unknown as SuiDelegateOffer
 
+/** The sign-first offer of the same challenge: the same terms, its own flow, and the gas station. */
+const exact = (resourceUrl: string, changed: Record<string, unknown> = {}) => {
+  const upfront = offer(resourceUrl)
+  return {
+    ...upfront,
+    scheme: "exact",
+    extra: { ...upfront.extra, paymentFlow: "authorization", gasStation: "https://gw.example/v1/gas-station" },
+    ...changed
+  } as unknown as ExactOffer
+}
+
 const request = (url: string) => ({ url: new URL(url), method: "GET" })
 
 describe("vouchedOffer: only the gateway's own paid-call address", () => {
@@ -74,6 +86,50 @@ describe("vouchedOffer: only the gateway's own paid-call address", () => {
     const direct = "https://gw.example/v1/pay/svc_1"
     expect(vouchedOffer(manifest("https://gw.example"), offer(direct), NOW, request("https://site.example/v1/pay/svc_1"))._tag).toBe("Refused")
     expect(vouchedOffer(manifest("https://gw.example"), offer(direct), NOW, request("https://gw.example/v1/pay/svc_2"))._tag).toBe("Refused")
+  })
+})
+
+describe("vouchedOffer: an exact (sign-first) offer, by the same rules", () => {
+  const direct = "https://gw.example/v1/pay/svc_1"
+  const gateway = manifest("https://gw.example")
+
+  it("vouches for the service's exact offer, with the grant and amount that pay it", () => {
+    const vouching = vouchedOffer(gateway, exact(direct), NOW, request(direct))
+    expect(vouching).toMatchObject({ _tag: "Vouched", amount: 40n, grant: { grantId: "g_1" } })
+  })
+
+  it("refuses an exact offer from elsewhere, for another service, package or network", () => {
+    const elsewhere = "https://site.example/v1/pay/svc_1"
+    expect(vouchedOffer(gateway, exact(elsewhere), NOW)).toMatchObject({ _tag: "Refused", reason: expect.stringMatching(/^origin: /) })
+    expect(vouchedOffer(gateway, exact(direct), NOW, request("https://gw.example/v1/pay/svc_2"))).toMatchObject({
+      _tag: "Refused",
+      reason: expect.stringMatching(/^service: /)
+    })
+    const otherPackage = exact(direct)
+    const foreign = { ...otherPackage, extra: { ...otherPackage.extra, packageId: `0x${"2".repeat(64)}` } }
+    expect(vouchedOffer(gateway, foreign, NOW)).toMatchObject({ _tag: "Refused", reason: expect.stringMatching(/^package: /) })
+    expect(vouchedOffer(gateway, exact(direct, { network: "sui:mainnet" }), NOW)).toMatchObject({ _tag: "Refused", reason: expect.stringMatching(/^network: /) })
+  })
+
+  it("refuses an exact offer over the per-payment cap, in another asset, or about to expire", () => {
+    expect(vouchedOffer(gateway, exact(direct, { amount: "101" }), NOW)).toMatchObject({
+      _tag: "Refused",
+      reason: "amount: 101 exceeds the per-payment cap 100"
+    })
+    expect(vouchedOffer(gateway, exact(direct, { asset: "0x2::coin::OTHER" }), NOW)).toMatchObject({
+      _tag: "Refused",
+      reason: expect.stringMatching(/^asset: /)
+    })
+    const expiring = exact(direct)
+    const soon = { ...expiring, extra: { ...expiring.extra, expiresAt: new Date(NOW + 1_000).toISOString() } }
+    expect(vouchedOffer(gateway, soon, NOW)).toMatchObject({ _tag: "Refused", reason: expect.stringMatching(/^expiry: /) })
+  })
+
+  it("refuses another method than the service's", () => {
+    expect(vouchedOffer(gateway, exact(direct), NOW, { url: new URL(direct), method: "POST" })).toMatchObject({
+      _tag: "Refused",
+      reason: expect.stringMatching(/^method: /)
+    })
   })
 })
 

@@ -3,7 +3,7 @@ import { type GrantWindow, rollWindow, windowEndMs, windowRemaining } from "../c
 import { normalizeCoinType } from "../chain/SpendAccountModule.ts"
 import type { ConnectionManifest } from "../ConnectionManifest.ts"
 import { policyAllows } from "../Policy.ts"
-import type { SuiDelegateOffer } from "./SuiDelegateOffer.ts"
+import type { SuiDelegateExtra, SuiDelegateOffer } from "./SuiDelegateOffer.ts"
 
 export type ManifestGrant = ConnectionManifest["grants"][number]
 
@@ -11,6 +11,15 @@ export type ManifestGrant = ConnectionManifest["grants"][number]
 export type Vouching =
   | { readonly _tag: "Vouched"; readonly grant: ManifestGrant; readonly amount: bigint }
   | { readonly _tag: "Refused"; readonly reason: string }
+
+/**
+ * What vouching reads of an offer: the x402 fields and the challenge terms that a `sui-delegate` (upfront) offer
+ * and an `exact` (sign-first) offer both carry in `extra`. Structural, so either offer is vouched for by the same
+ * rules: how a payment is made does not change whom it may pay, how much, or for which call.
+ */
+export type VouchableOffer =
+  & Pick<SuiDelegateOffer, "network" | "amount" | "asset" | "payTo">
+  & { readonly extra: Pick<SuiDelegateExtra, "serviceId" | "method" | "path" | "resourceUrl" | "packageId" | "expiresAt"> }
 
 /** A challenge must leave this long to pay and present it, or paying it would likely be wasted. */
 export const MIN_TIME_LEFT_MS = 2_000
@@ -28,7 +37,7 @@ const refused = (reason: string): Vouching => ({ _tag: "Refused", reason })
  */
 export const vouchedOffer = (
   manifest: ConnectionManifest,
-  offer: SuiDelegateOffer,
+  offer: VouchableOffer,
   nowMs: number,
   request?: { readonly url: URL; readonly method: string }
 ): Vouching => {

@@ -112,6 +112,8 @@ describe("paid calls under owner changes", () => {
                 manifest,
                 signer: agentKey,
                 client: sui,
+                // The property pins the upfront flow (each payment executed by its lane, then presented).
+                payment: "upfront",
                 gas: Effect.promise(() => sui.core.getObject({ objectId: coin.objectId })).pipe(
                   Effect.map(({ object }) => ({ coins: [{ objectId: object.objectId, version: object.version, digest: object.digest }] }))
                 )

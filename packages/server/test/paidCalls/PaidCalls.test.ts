@@ -22,7 +22,8 @@ const provision = (price: bigint, budget: bigint, perPayment: bigint) =>
     const { entry, payTo } = yield* liveService(client, { price, upstreamUrl: upstream.url, upstreamCredential: UPSTREAM_TOKEN })
 
     const { agentKey, manifest, signerId } = yield* grantedAgent(client, owner, asOwner, { key: `paid-${entry.id}`, budget, perPayment })
-    const agent = makeAgent({ manifest, signer: agentKey, client: ledger.client })
+    // These tests pin the upfront flow; sign-first has its own (SignFirst*.test.ts).
+    const agent = makeAgent({ manifest, signer: agentKey, client: ledger.client, payment: "upfront" })
     return { client, asOwner, owner, ledger, agent, upstream, entry, signerId, payTo }
   })
 

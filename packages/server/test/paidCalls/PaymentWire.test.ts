@@ -44,7 +44,7 @@ describe("the payment wire format, read and written by the reference libraries",
         // Sign-first (`exact`) first, upfront (`sui-delegate`) second, for the same terms and nonce.
         const [exact, offer] = required.accepts
         assert.deepInclude(exact, { scheme: "exact", network: manifest.network, amount: "40", asset: entry.asset, payTo: entry.payTo })
-        assert.deepInclude(exact?.extra ?? {}, { paymentFlow: "sign-first", nonce: offer?.extra?.["nonce"], gasStation: `${new URL(entry.resourceUrl).origin}/v1/gas-station` })
+        assert.deepInclude(exact?.extra ?? {}, { paymentFlow: "authorization", nonce: offer?.extra?.["nonce"], gasStation: `${new URL(entry.resourceUrl).origin}/v1/gas-station` })
         assert.deepInclude(offer, { scheme: "sui-delegate", network: manifest.network, amount: "40", asset: entry.asset, payTo: entry.payTo })
         assert.deepInclude(offer?.extra ?? {}, {
           paymentFlow: "upfront",

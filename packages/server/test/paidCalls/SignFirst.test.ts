@@ -47,7 +47,7 @@ describe("sign-first payments (x402 exact on Sui)", () => {
         )
         assert.deepStrictEqual(required.accepts.map((a) => a.scheme), ["exact", "sui-delegate"])
         assert.strictEqual(required.accepts[0]?.extra.nonce, required.accepts[1]?.extra.nonce)
-        assert.strictEqual(required.accepts[0]?.extra.paymentFlow, "sign-first")
+        assert.strictEqual(required.accepts[0]?.extra.paymentFlow, "authorization")
       }))
 
     it.effect("a signed grant payment is forwarded, then executed: the answer comes with the digest, and the seller was paid once", () =>

@@ -26,7 +26,8 @@ const twoPayments = Effect.gen(function*() {
   }).pipe(asSeller)
   const entry = (yield* client.sellers.activate({ params: { id: service.id } }).pipe(asSeller)).service
   const { agentKey, manifest, signerId } = yield* grantedAgent(client, owner, asOwner, { key: `payments-${entry.id}`, budget: 1000n, perPayment: 100n })
-  const agent = makeAgent({ manifest, signer: agentKey, client: ledger.client })
+  // The upfront flow's outcomes (`forwarded`); sign-first outcomes are SignFirstSettlement.test.ts's.
+  const agent = makeAgent({ manifest, signer: agentKey, client: ledger.client, payment: "upfront" })
   const first = yield* agent.fetchPaid(entry.resourceUrl)
   const second = yield* agent.fetchPaid(entry.resourceUrl)
   assert.strictEqual(first.response.status, 200)

@@ -8,6 +8,8 @@ import { LocalLedger } from "@gateway/local-ledger/LocalLedger"
 import { makeAgent } from "@gateway/client/AgentSdk"
 import { failsWith } from "../support/Assertions.ts"
 import { amount, createRequest, fundedOwner, grantedAgent, liveService, SUI } from "../support/Scenario.ts"
+import { challengeOf, refs } from "../support/PayByHand.ts"
+import { presentSigned, signGrantPayment } from "../support/SignByHand.ts"
 import { TestLedger } from "../support/TestLedger.ts"
 import { Upstream } from "../support/Upstream.ts"
 import { layerReplicas, ReplicaA, ReplicaB } from "../support/Replicas.ts"
@@ -28,6 +30,36 @@ const Replicas = Layer.unwrap(
 
 describe("delegated signers under concurrency", () => {
   layer(Layer.mergeAll(Replicas, FetchLayer), { excludeTestServices: true })((it) => {
+    it.effect("20 concurrent presentations of one signed payment across two replicas make one forward and one execution", () =>
+      Effect.gen(function*() {
+        const ledger = yield* TestLedger
+        const upstream = yield* Upstream
+        const clients = [yield* makeApiClient(yield* ReplicaA), yield* makeApiClient(yield* ReplicaB)] as const
+        const { entry } = yield* liveService(clients[0], { price: 40n, upstreamUrl: upstream.url })
+        const { owner, asOwner } = yield* fundedOwner(clients[0])
+        const { agentKey, manifest } = yield* grantedAgent(clients[0], owner, asOwner, { key: "replica-sign-first", budget: 1000n, perPayment: 100n })
+        const { terms, nonce } = yield* challengeOf(entry.resourceUrl, "GET", "exact")
+        const signed = yield* signGrantPayment({ agentKey, ...refs(manifest), amount: 40n, recipient: entry.payTo, nonce })
+        upstream.failing = true
+        assert.strictEqual((yield* presentSigned(entry.resourceUrl, terms, signed)).status, 503)
+        upstream.failing = false
+        const before = upstream.calls.length
+        const urls = [entry.resourceUrl, entry.resourceUrl.replace(yield* ReplicaA, yield* ReplicaB)]
+        const answers = yield* Effect.forEach(
+          Array.from({ length: 20 }, (_, i) => urls[i % 2] ?? entry.resourceUrl),
+          (url) => presentSigned(url, terms, signed),
+          { concurrency: "unbounded" }
+        )
+        for (const a of answers) {
+          if (a.status === 200) assert.deepInclude(a.body, { answer: 42, call: before + 1 })
+          else assert.deepInclude(a, { status: 409, body: { ok: false, code: "CONFLICT", message: "This signed payment is being used by another request", reason: "payment_in_flight" } })
+        }
+        assert.isAtLeast(answers.filter((a) => a.status === 200).length, 1, JSON.stringify(answers))
+        assert.strictEqual(upstream.calls.length, before + 1, "one forward")
+        const executed = yield* Effect.promise(() => ledger.client.core.getTransaction({ digest: signed.digest }).then(() => true, () => false))
+        assert.isTrue(executed, "executed once: its digest is on chain")
+      }))
+
     it.effect("20 concurrent retries of one paid-call credential across two replicas make exactly one forward", () =>
       Effect.gen(function*() {
         const ledger = yield* TestLedger
@@ -39,7 +71,7 @@ describe("delegated signers under concurrency", () => {
         const { owner, asOwner } = yield* fundedOwner(clients[0])
         const { agentKey, manifest } = yield* grantedAgent(clients[0], owner, asOwner, { key: "replica-pay", budget: 1000n, perPayment: 100n })
         upstream.failing = true
-        const failed = yield* makeAgent({ manifest, signer: agentKey, client: ledger.client }).fetchPaid(entry.resourceUrl)
+        const failed = yield* makeAgent({ manifest, signer: agentKey, client: ledger.client, payment: "upfront" }).fetchPaid(entry.resourceUrl)
         assert.strictEqual(failed.response.status, 503)
         upstream.failing = false
         const before = upstream.calls.length

@@ -78,7 +78,10 @@ const answerRecorded = Effect.fnUntraced(function*(target: Forwardable, credenti
   }
 })
 
-/** Reserves the verified payment, or says why another payment stands in its way. */
+/**
+ * Reserves the verified payment, or says why another payment stands in its way. Already recorded meanwhile (a
+ * concurrent presentation settled it first): that record answers, as if it had been found before.
+ */
 const reserve = Effect.fnUntraced(function*(verified: VerifiedPayment, signature: string) {
   const outcome = yield* (yield* SignFirstRepo).reserve({
     claim: verified.claim,
@@ -91,7 +94,7 @@ const reserve = Effect.fnUntraced(function*(verified: VerifiedPayment, signature
   })
   switch (outcome._tag) {
     case "Reserved":
-      return
+      return Option.none<SignFirstPayment>()
     case "InFlight":
       return yield* inFlight()
     case "ChallengeTaken":
@@ -106,8 +109,11 @@ const reserve = Effect.fnUntraced(function*(verified: VerifiedPayment, signature
         message: `The grant has ${outcome.available} left, and unsettled payments already hold ${outcome.reserved}: wait for them to settle`,
         reason: "grant_budget_held_by_unsettled_payments"
       })
-    case "Recorded":
+    case "Recorded": {
+      const recorded = yield* (yield* SignFirstRepo).find(verified.digest)
+      if (Option.isSome(recorded)) return recorded
       return yield* new Conflict({ message: "This transaction is recorded as another payment", reason: "payment_recorded" })
+    }
   }
 })
 
@@ -225,8 +231,13 @@ const present = Effect.fnUntraced(function*(
     })
   }
   const asked = askedCallOf(yield* (yield* Catalog).atRevision(challenge.serviceId, challenge.revision))
-  const verified = yield* verifySignedPayment(read, credential, target, challenge, asked)
-  yield* reserve(verified, credential.signature)
+  const cosignedBefore = Option.exists(recorded, (p) => p.signatures.length > 1)
+  const verified = yield* verifySignedPayment(read, credential, target, challenge, asked, cosignedBefore)
+  const recordedMeanwhile = yield* reserve(verified, credential.signature)
+  if (Option.isSome(recordedMeanwhile)) {
+    const answered = yield* answerRecorded(target, credential, recordedMeanwhile.value)
+    return Option.isSome(answered) ? answered.value : yield* inFlight()
+  }
   if (Option.isSome(keptEarlier)) return yield* settleAgainstKept(target, credential, read, asked, keptEarlier.value)
   return yield* forwardThenSettle(request, target, credential, read, asked, timing)
 })

@@ -67,7 +67,9 @@ export const verifySignedPayment = Effect.fnUntraced(function*(
   credential: SignedCredential,
   target: Forwardable,
   challenge: ChallengeClaims,
-  asked: AskedCall
+  asked: AskedCall,
+  /** Presented before, and co-signed then (its seller failed): the sponsor's build is this payment's already. */
+  cosignedBefore: boolean
 ) {
   const chain = yield* Chain
   const node = yield* SettlementNode
@@ -88,7 +90,7 @@ export const verifySignedPayment = Effect.fnUntraced(function*(
   const sponsor = Option.getOrUndefined(sponsorship.sponsorAddress)
   const sponsored = sponsor !== undefined && tx.gasOwner === normalizeSuiAddress(sponsor)
   if (!sponsored && tx.gasOwner !== tx.sender) return yield* invalid("payload.transaction.gasData.owner: neither the payer nor this gateway's sponsor")
-  if (sponsored) {
+  if (sponsored && !cosignedBefore) {
     // Only bytes the gas station built for this payer, whose gas the sponsor still holds, are co-signed later.
     const hold = yield* sponsorship.heldPayment(tx.sender, bytes)
     if (hold._tag === "Refused") return yield* invalid(`payload.transaction.gasData: ${hold.reason}`)
