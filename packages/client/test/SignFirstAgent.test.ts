@@ -3,6 +3,7 @@ import { bcs } from "@mysten/sui/bcs"
 import { fromBase64, normalizeSuiAddress } from "@mysten/sui/utils"
 import { decodePaymentRequiredHeader, decodePaymentSignatureHeader, encodePaymentSignatureHeader } from "@x402/core/http"
 import { Effect } from "effect"
+import { LocalLedger } from "@gateway/local-ledger/LocalLedger"
 import { makeAgent, packageOf } from "@gateway/client/AgentSdk"
 import { currentEpoch, signFirstPayment } from "@gateway/client/SignFirstPayment"
 import { findExactOffer } from "@gateway/domain/payment/ExactOffer"
@@ -42,6 +43,29 @@ describe("the agent SDK pays sign-first by default: charged only for answers", (
         assert.strictEqual(pool - (yield* poolBalance(grant.pool)), 40n, "charged once")
         assert.strictEqual((yield* grantSpent(grant.grantObjectId)) - spent, 40n)
         assert.strictEqual(yield* suiBalance(agentKey.toSuiAddress()), 0n, "the gas station paid the gas")
+      }))
+
+    it.effect("the epoch ends while the seller works: the SDK signs the same challenge again and gets the kept answer, charged once", () =>
+      Effect.gen(function*() {
+        const upstream = yield* Upstream
+        const ledger = yield* TestLedger
+        const local = yield* LocalLedger
+        const { entry, agentKey, manifest } = yield* gaslessPaidService(upstream.url)
+        const grant = manifest.grants[0]
+        if (grant === undefined) return assert.fail("no grant in the manifest")
+        const agent = makeAgent({ manifest, signer: agentKey, client: ledger.client })
+        const pool = yield* poolBalance(grant.pool)
+        const calls = upstream.calls.length
+        upstream.beforeAnswer = () => Effect.runPromise(Effect.asVoid(local.advanceEpoch()))
+        const answered = yield* agent.fetchPaid(entry.resourceUrl).pipe(Effect.ensuring(Effect.sync(() => {
+          upstream.beforeAnswer = undefined
+        })))
+        assert.strictEqual(answered.response.status, 200)
+        assert.isTrue(answered.charged)
+        assert.deepInclude(yield* Effect.promise(() => answered.response.json()), { answer: 42 })
+        assert.strictEqual(upstream.calls.length - calls, 1, "the seller was asked once")
+        assert.strictEqual(pool - (yield* poolBalance(grant.pool)), 40n, "charged once, by the payment signed again")
+        assert.strictEqual(yield* suiBalance(agentKey.toSuiAddress()), 0n)
       }))
 
     it.effect("without a gas station the agent pays its own gas, expiring at the current epoch, and the gateway settles it", () =>

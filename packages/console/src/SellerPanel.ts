@@ -1,5 +1,6 @@
 /// <reference lib="dom" />
 import type { ManagedService } from "@gateway/domain/CatalogEntry"
+import type { ServiceSettlement } from "@gateway/domain/ServiceSettlement"
 import { atomicOrFail } from "./AmountField.ts"
 import { ApiFailure } from "./ApiFailure.ts"
 import { coinDecimals } from "./ChainReads.ts"
@@ -12,6 +13,13 @@ import { paymentsList } from "./PaymentsList.ts"
 type Managed = (typeof ManagedService)["Encoded"]
 
 const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const
+
+/** When an agent's sign-first payment is executed, as the form offers it and a service card shows it; the default first. */
+const SETTLEMENTS: ReadonlyArray<readonly [ServiceSettlement, string]> = [
+  ["after_answer", "after the answer (default)"],
+  ["before_forwarding", "before forwarding (calls with side effects)"]
+]
+const settlementLabel = (settlement: ServiceSettlement) => SETTLEMENTS.find(([value]) => value === settlement)?.[1] ?? settlement
 
 /** The ids of the services this browser registered, per seller address: the API has no "my services" listing. */
 const rememberedIds = (address: string): Array<string> => {
@@ -36,6 +44,7 @@ export const sellerPanel = (context: ConsoleContext) => {
     name: h("input", { id: "svc-name", required: true, maxlength: 100, autocomplete: "off" }),
     description: h("textarea", { id: "svc-description", required: true, maxlength: 2000, rows: 2 }),
     method: h("select", { id: "svc-method" }, ...METHODS.map((m) => h("option", { value: m }, m))),
+    settlement: h("select", { id: "svc-settlement" }, ...SETTLEMENTS.map(([value, label]) => h("option", { value }, label))),
     path: h("input", { id: "svc-path", required: true, value: "/", autocomplete: "off", spellcheck: "false" }),
     asset: h("input", { id: "svc-asset", required: true, value: "0x2::sui::SUI", list: "known-coins", autocomplete: "off", spellcheck: "false" }),
     decimals: h("input", { id: "svc-decimals", required: true, type: "number", min: 0, max: 18, value: 9 }),
@@ -66,6 +75,7 @@ export const sellerPanel = (context: ConsoleContext) => {
     inputs.decimals.value = String(service.decimals)
     inputs.price.value = toDisplay(service.price, service.decimals)
     inputs.payTo.value = service.payTo
+    inputs.settlement.value = service.settlement
     inputs.upstreamUrl.value = management.upstreamUrl
     inputs.credential.value = ""
     inputs.credential.placeholder = management.hasUpstreamCredential ? "set; leave empty to keep it" : ""
@@ -100,6 +110,7 @@ export const sellerPanel = (context: ConsoleContext) => {
       h("dl", {},
         h("dt", {}, "Call"), h("dd", { class: "mono" }, `${service.method} ${service.resourceUrl}`),
         h("dt", {}, "Price"), h("dd", {}, amountText(service.price, service.decimals, service.asset)),
+        h("dt", {}, "Payment executed"), h("dd", { class: "settlement" }, settlementLabel(service.settlement)),
         h("dt", {}, "Revisions"), h("dd", { class: "revisions" },
           `live revision ${service.activeRevision}`, management.draftRevision === null ? "" : `; draft revision ${management.draftRevision} awaiting activation`),
         h("dt", {}, "Updated"), h("dd", {}, management.updatedAt)),
@@ -129,6 +140,7 @@ export const sellerPanel = (context: ConsoleContext) => {
       asset: inputs.asset.value.trim(),
       decimals,
       payTo: inputs.payTo.value.trim(),
+      settlement: SETTLEMENTS.find(([value]) => value === inputs.settlement.value)?.[0] ?? "after_answer",
       upstreamUrl: inputs.upstreamUrl.value.trim(),
       ...(credential === "" ? {} : { upstreamCredential: credential })
     }
@@ -144,6 +156,7 @@ export const sellerPanel = (context: ConsoleContext) => {
     ...field("svc-decimals", "Coin decimals", inputs.decimals),
     ...field("svc-price", "Price per call (display units)", inputs.price),
     ...field("svc-pay-to", "Pay to (your Sui address)", inputs.payTo),
+    ...field("svc-settlement", "When an agent's payment is executed", inputs.settlement),
     ...field("svc-upstream", "Upstream URL the gateway forwards paid calls to", inputs.upstreamUrl),
     ...field("svc-credential", "Upstream bearer credential (optional, write-only)", inputs.credential),
     h("div", { class: "row" }, submit, cancelEdit))

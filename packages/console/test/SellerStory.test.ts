@@ -12,7 +12,7 @@ import { browserOf, connectAndSignIn, freshOutput, run, step, testKey, walletPag
 const Env = paidCallEnv()
 
 layer(Env, { timeout: 240_000, excludeTestServices: true })("the seller's console in Chromium", (it) => {
-  it.effect("register a service, activate it, edit it, activate the edit, and see its revisions and paid calls", () =>
+  it.effect("register a service, activate it, edit it (settled before forwarding), activate the edit, and see its revisions and paid calls", () =>
     Effect.gen(function*() {
       const baseUrl = yield* BaseUrl
       const upstream = yield* Upstream
@@ -41,6 +41,7 @@ layer(Env, { timeout: 240_000, excludeTestServices: true })("the seller's consol
       const serviceId = (yield* run(() => page.locator("article.service").first().getAttribute("data-service"))) ?? ""
       const card = page.locator(`article[data-service="${serviceId}"]`)
       yield* run(() => card.getByText("0.0005 SUI (500000 atomic)").waitFor())
+      assert.strictEqual(yield* run(() => card.locator(".settlement").innerText()), "after the answer (default)")
 
       yield* run(() => step(page, story, "03-live", async () => {
         await card.getByRole("button", { name: "Activate" }).click()
@@ -51,7 +52,9 @@ layer(Env, { timeout: 240_000, excludeTestServices: true })("the seller's consol
       yield* run(() => step(page, story, "04-edited", async () => {
         await card.getByRole("button", { name: "Edit" }).click()
         assert.strictEqual(await page.locator("#svc-price").inputValue(), "0.0005")
+        assert.strictEqual(await page.locator("#svc-settlement").inputValue(), "after_answer")
         await page.locator("#svc-price").fill("0.0004")
+        await page.locator("#svc-settlement").selectOption({ label: "before forwarding (calls with side effects)" })
         await page.locator("#svc-save").click()
         await card.locator(".revisions", { hasText: "awaiting activation" }).waitFor()
       }))
@@ -59,19 +62,21 @@ layer(Env, { timeout: 240_000, excludeTestServices: true })("the seller's consol
         await card.getByRole("button", { name: "Activate" }).click()
         await card.getByText("0.0004 SUI (400000 atomic)").waitFor()
         await card.locator(".revisions", { hasText: /^live revision \d+$/ }).waitFor()
+        await card.locator(".settlement", { hasText: "before forwarding (calls with side effects)" }).waitFor()
       }))
       assert.notStrictEqual(yield* run(() => card.locator(".revisions").innerText()), liveRevision)
 
-      // An agent pays for one call; the seller sees it among the service's paid calls.
+      // An agent pays for one call (upfront: the service settles before forwarding); the seller sees it among its paid calls.
       const { owner, asOwner } = yield* fundedOwner(api)
       const { agentKey, manifest } = yield* grantedAgent(api, owner, asOwner, { key: "seller-story", budget: 10_000_000n, perPayment: 1_000_000n })
       const entry = yield* api.services.get({ params: { id: ServiceId.make(serviceId) } })
+      assert.strictEqual(entry.settlement, "before_forwarding")
       const paid = yield* makeAgent({ manifest, signer: agentKey, client: ledger.client }).fetchPaid(entry.resourceUrl)
       assert.strictEqual(paid.response.status, 200)
       yield* run(() => step(page, story, "06-paid-calls", async () => {
         await page.locator("#svc-refresh").click()
         const payment = card.locator(".payments tbody tr", { hasText: "0.0004 SUI (400000 atomic)" })
-        await payment.locator(".outcome", { hasText: "settled" }).waitFor()
+        await payment.locator(".outcome", { hasText: "forwarded" }).waitFor()
         await payment.getByText(paid.digest ?? "no digest").waitFor()
       }))
 

@@ -2,6 +2,7 @@ import { Schema } from "effect"
 import { PositiveAtomicAmount } from "./Amount.ts"
 import { CoinType } from "./CoinType.ts"
 import { ServiceId } from "./Ids.ts"
+import { ServiceSettlement } from "./ServiceSettlement.ts"
 import { SuiAddress } from "./SuiAddress.ts"
 
 export const HttpMethodName = Schema.Literals(["GET", "POST", "PUT", "PATCH", "DELETE"])
@@ -28,6 +29,7 @@ export const CatalogEntry = Schema.Struct({
   dialects: Schema.Array(Dialect),
   rail: Schema.Literal("delegate"),
   mimeType: Schema.String,
+  settlement: ServiceSettlement,
   status: ServiceStatus,
   managed: Schema.Boolean,
   brand: Schema.NullOr(Schema.String),
@@ -78,6 +80,8 @@ export const RegisterService = Schema.Struct({
   rail: Schema.optionalKey(Schema.Literal("delegate")),
   mimeType: Schema.optionalKey(Text(200)),
   brand: Schema.optionalKey(Schema.NullOr(Text(100))),
+  /** Absent: `after_answer`. */
+  settlement: Schema.optionalKey(ServiceSettlement),
   upstreamUrl: Schema.String.pipe(
     Schema.check(Schema.isMaxLength(2000), Schema.isPattern(/^https?:\/\/[^\s]+$/, { expected: "an http(s) URL" }))
   ),

@@ -1,8 +1,5 @@
 import { Schema } from "effect"
-import { PositiveAtomicAmount } from "../Amount.ts"
-import { CoinType } from "../CoinType.ts"
-import { SuiAddress } from "../SuiAddress.ts"
-import { type ChallengeTerms, challengeTermFields, SuiNetwork, suiNetwork } from "./SuiDelegateOffer.ts"
+import { type ChallengeTerms, challengeTermFields, SuiDelegateOffer, suiDelegateOffer } from "./SuiDelegateOffer.ts"
 
 /**
  * x402's `exact` scheme on Sui (x402 `specs/schemes/exact/scheme_exact_sui.md`): sign-first. The payer signs a
@@ -31,39 +28,22 @@ export const ExactExtra = Schema.Struct({
 })
 export type ExactExtra = typeof ExactExtra.Type
 
-/** One x402 `PaymentRequirements` of scheme `exact` on Sui. */
-export const ExactOffer = Schema.Struct({
-  scheme: Schema.Literal(EXACT_SCHEME),
-  network: SuiNetwork,
-  amount: PositiveAtomicAmount,
-  asset: CoinType,
-  payTo: SuiAddress,
-  maxTimeoutSeconds: Schema.Number,
-  extra: ExactExtra
-})
+/** One x402 `PaymentRequirements` of scheme `exact` on Sui: the `sui-delegate` offer's terms under another scheme and flow. */
+export const ExactOffer = Schema.Struct({ ...SuiDelegateOffer.fields, scheme: Schema.Literal(EXACT_SCHEME), extra: ExactExtra })
 export type ExactOffer = typeof ExactOffer.Type
 
-export const exactOffer = (t: ChallengeTerms, gasStation: string | undefined): ExactOffer => ({
-  scheme: EXACT_SCHEME,
-  network: suiNetwork(t.entry.network),
-  amount: t.entry.price,
-  asset: t.entry.asset,
-  payTo: t.entry.payTo,
-  maxTimeoutSeconds: t.seconds,
-  extra: {
-    paymentFlow: "authorization",
-    assetTransferMethod: "spend_account::pay",
-    nonce: t.nonce,
-    serviceId: t.entry.id,
-    method: t.entry.method,
-    path: t.entry.path,
-    resourceUrl: t.entry.resourceUrl,
-    packageId: t.pkg.originalId,
-    publishedAt: t.pkg.publishedAt,
-    expiresAt: t.expiresAt.toISOString(),
-    ...(gasStation === undefined ? {} : { gasStation })
+export const exactOffer = (t: ChallengeTerms, gasStation: string | undefined): ExactOffer => {
+  const upfront = suiDelegateOffer(t)
+  return {
+    ...upfront,
+    scheme: EXACT_SCHEME,
+    extra: {
+      ...upfront.extra,
+      paymentFlow: "authorization",
+      ...(gasStation === undefined ? {} : { gasStation })
+    }
   }
-})
+}
 
 const decodeOffer = Schema.decodeUnknownOption(ExactOffer)
 

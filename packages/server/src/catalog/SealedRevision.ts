@@ -1,5 +1,6 @@
 import { Effect } from "effect"
 import type { RegisterService } from "@gateway/domain/CatalogEntry"
+import { DEFAULT_SETTLEMENT } from "@gateway/domain/ServiceSettlement"
 import type { SuiAddress } from "@gateway/domain/SuiAddress"
 import { SellerCredentials } from "../upstream/SellerCredentials.ts"
 import type { Revision } from "./StoredService.ts"
@@ -11,7 +12,9 @@ import type { Revision } from "./StoredService.ts"
  */
 export const sealedRevision = Effect.fnUntraced(function*(owner: SuiAddress, id: string, body: RegisterService, kept: string | null) {
   const credentials = yield* SellerCredentials
-  const { upstreamUrl, upstreamCredential, ...terms } = body
+  const { upstreamUrl, upstreamCredential, ...given } = body
+  // Stored explicitly, so a revision's terms say how it settles even if the default ever changes.
+  const terms = { ...given, settlement: given.settlement ?? DEFAULT_SETTLEMENT }
   const sealedCredential = upstreamCredential === undefined
     ? kept
     : upstreamCredential === null

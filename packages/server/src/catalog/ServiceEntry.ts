@@ -1,6 +1,7 @@
 import { Effect, Schema } from "effect"
 import { Chain } from "@gateway/chain/Chain"
 import { CatalogEntry } from "@gateway/domain/CatalogEntry"
+import { DEFAULT_SETTLEMENT } from "@gateway/domain/ServiceSettlement"
 import { PublicUrl } from "../httpShared/PublicUrl.ts"
 import type { Revision, ServiceRow } from "./StoredService.ts"
 
@@ -37,6 +38,8 @@ export const entryOf = (site: EntrySite, service: Pick<ServiceRow, "id" | "statu
     dialects: revision.terms.dialects ?? ["mpp", "x402"],
     rail: "delegate",
     mimeType: revision.terms.mimeType ?? "application/json",
+    // Revisions stored before the option name none: they were served after the answer.
+    settlement: revision.terms.settlement ?? DEFAULT_SETTLEMENT,
     status: service.status,
     managed: true,
     brand: revision.terms.brand ?? null,

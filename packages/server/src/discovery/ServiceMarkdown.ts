@@ -26,6 +26,7 @@ export const serviceMarkdown = (entry: CatalogEntry) =>
     `| rail | \`${entry.rail}\` |`,
     `| dialects | ${entry.dialects.map((d) => `\`${d}\``).join(", ")} |`,
     `| mimeType | ${escapeMarkdown(entry.mimeType)} |`,
+    `| settlement | \`${entry.settlement}\` |`,
     `| activeRevision | ${entry.activeRevision} |`,
     "",
     "The JSON at `/v1/services/" + entry.id + "` is authoritative; this page is generated from it.",

@@ -120,13 +120,16 @@ export interface ChallengeTemplate {
  * none), so any other nonce and expiry put in the same places make the bytes a whole rendering makes.
  */
 export const challengeTemplate = (settings: ChallengeSettings, entry: CatalogEntry, reason: string, nowMs: number): ChallengeTemplate => {
-  const s = { ...settings, offerExact: true }
+  // A service whose payments settle before forwarding is paid upfront only: the agent's payment is on chain first.
+  const offerExact = entry.settlement !== "before_forwarding"
+  const s = { ...settings, offerExact }
   const first = termsAt(s, entry, nowMs)
   const texts = textsOf(first, reason, s)
   const values = valuesOf(first)
   // Both offers carry the nonce and the expiry; MPP's request carries the nonce alone.
-  const body = cut(texts.body, values, { nonce: 2, expiresAt: 2 })
-  const required = cut(texts.required, values, { nonce: 2, expiresAt: 2 })
+  const offers = offerExact ? 2 : 1
+  const body = cut(texts.body, values, { nonce: offers, expiresAt: offers })
+  const required = cut(texts.required, values, { nonce: offers, expiresAt: offers })
   const request = cut(texts.request, values, { nonce: 1, expiresAt: 0 })
   const render = (t: ChallengeTerms): MintedChallenge => {
     if (body === undefined || required === undefined || request === undefined) return renderChallenge(t, reason, s)

@@ -47,7 +47,9 @@ export class ChallengeTemplates extends Context.Service<ChallengeTemplates, {
         mint: (entry, reason, nowMs) => {
           // Near the epoch's end (minutes a day) only the upfront offer is made, rendered whole.
           if (!offersExact(nowMs)) return renderChallenge(termsAt(settings, entry, nowMs), reason, { ...settings, offerExact: false })
-          if (reason !== PAYMENT_REQUIRED) return renderChallenge(termsAt(settings, entry, nowMs), reason, settings)
+          if (reason !== PAYMENT_REQUIRED) {
+            return renderChallenge(termsAt(settings, entry, nowMs), reason, { ...settings, offerExact: entry.settlement !== "before_forwarding" })
+          }
           const kept = templates.get(entry)
           if (kept !== undefined) return kept.mint(nowMs)
           const made = challengeTemplate(settings, entry, reason, nowMs)

@@ -16,7 +16,8 @@ import { PaymentRepo } from "./PaymentRepo.ts"
 /** A forward still marked in flight this many upstream timeouts later belongs to a request that died (crash, lost store): it may be taken over. */
 const STALE_FORWARD_TIMEOUTS = 4
 
-const askedCallOf = (entry: CatalogEntry): AskedCall => ({
+/** What a challenge for this entry asks: the terms a payment of it is judged against. */
+export const askedCallOf = (entry: CatalogEntry): AskedCall => ({
   serviceId: entry.id,
   name: entry.name,
   method: entry.method,

@@ -1,6 +1,7 @@
 import { Ed25519Keypair } from "@mysten/sui/keypairs/ed25519"
 import { assert, describe, layer } from "@effect/vitest"
 import { Effect, Layer, Redacted } from "effect"
+import { SqlClient } from "effect/sql"
 import { FetchLayer, type GatewayClient, makeApiClient, signIn, withOwner } from "@gateway/client"
 import { PositiveAtomicAmount } from "@gateway/domain/Amount"
 import { CoinType } from "@gateway/domain/CoinType"
@@ -116,7 +117,8 @@ describe("catalog", () => {
           ["asset", "SUI"],
           ["name", "two\nlines"],
           ["upstreamUrl", "http://127.0.0.1:10/answer"],
-          ["upstreamCredential", "two words"]
+          ["upstreamCredential", "two words"],
+          ["settlement", "before_answer"]
         ]
         for (const [field, value] of bad) {
           const response = yield* Effect.promise(() =>
@@ -135,6 +137,55 @@ describe("catalog", () => {
             .pipe(withOwner(authorization)),
           "UNSUPPORTED_ASSET"
         )
+      }))
+
+    it.effect("settles after the answer unless the seller asks before forwarding, and then the 402 offers upfront payment only", () =>
+      Effect.gen(function*() {
+        const baseUrl = yield* BaseUrl
+        const client = yield* makeApiClient(baseUrl)
+        const asSeller = yield* seller(client)
+        const sql = yield* SqlClient.SqlClient
+        const live = (body: RegisterService) =>
+          Effect.gen(function*() {
+            const { service } = yield* client.sellers.register({ payload: body }).pipe(asSeller)
+            yield* client.sellers.activate({ params: { id: service.id } }).pipe(asSeller)
+            return service.id
+          })
+        const storedTerms = (id: string) =>
+          Effect.map(sql<{ terms: string }>`SELECT terms FROM service_revisions WHERE service_id = ${id} ORDER BY revision DESC LIMIT 1`, (rows) =>
+            JSON.parse(rows[0]?.terms ?? "{}") as Record<string, unknown>)
+        const schemes = (id: string) =>
+          Effect.promise(async () => {
+            const body = await (await fetch(`${baseUrl}/v1/pay/${id}`)).json() as { accepts: ReadonlyArray<{ scheme: string }> }
+            return body.accepts.map((offer) => offer.scheme)
+          })
+
+        // Left out, it is after_answer, and the revision's terms say so explicitly.
+        const unnamed = yield* live(terms("Settles by default"))
+        assert.strictEqual((yield* client.services.get({ params: { id: unnamed } })).settlement, "after_answer")
+        assert.strictEqual((yield* storedTerms(unnamed))["settlement"], "after_answer")
+        for (const settlement of ["after_answer", "before_forwarding"] as const) {
+          const id = yield* live(terms(`Settles ${settlement}`, { settlement }))
+          assert.strictEqual((yield* client.services.get({ params: { id } })).settlement, settlement)
+          assert.strictEqual((yield* client.sellers.manage({ params: { id } }).pipe(asSeller)).service.settlement, settlement)
+          assert.include(yield* client.services.markdown({ params: { id } }), `| settlement | \`${settlement}\` |`)
+          // Settled before forwarding: paid upfront only, so the money is on chain before the seller is called.
+          assert.deepStrictEqual(yield* schemes(id), settlement === "after_answer" ? ["exact", "sui-delegate"] : ["sui-delegate"])
+        }
+
+        // An edit names it anew, as every term: the next revision settles before forwarding.
+        yield* client.sellers.edit({ params: { id: unnamed }, payload: terms("Settles by default", { settlement: "before_forwarding" }) }).pipe(asSeller)
+        assert.strictEqual((yield* client.services.get({ params: { id: unnamed } })).settlement, "after_answer", "the active revision still serves")
+        yield* client.sellers.activate({ params: { id: unnamed } }).pipe(asSeller)
+        assert.strictEqual((yield* client.services.get({ params: { id: unnamed } })).settlement, "before_forwarding")
+
+        // A revision stored before the option names none: it reads after_answer.
+        const { service: old } = yield* client.sellers.register({ payload: terms("Stored before", { settlement: "before_forwarding" }) }).pipe(asSeller)
+        yield* sql`UPDATE service_revisions SET terms = (terms::jsonb - 'settlement')::text WHERE service_id = ${old.id}`
+        assert.notProperty(yield* storedTerms(old.id), "settlement")
+        yield* client.sellers.activate({ params: { id: old.id } }).pipe(asSeller)
+        assert.strictEqual((yield* client.services.get({ params: { id: old.id } })).settlement, "after_answer")
+        assert.deepStrictEqual(yield* schemes(old.id), ["exact", "sui-delegate"])
       }))
 
     it.effect("never returns the credential on any route", () =>

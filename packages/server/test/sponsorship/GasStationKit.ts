@@ -6,10 +6,7 @@ import { coinWithBalance, Transaction } from "@mysten/sui/transactions"
 import { fromBase64, normalizeSuiAddress, toBase64 } from "@mysten/sui/utils"
 import { Effect, Layer } from "effect"
 import { type GatewayClient, type withOwner } from "@gateway/client"
-import * as Kinds from "@gateway/chain/transactions/Kinds"
-import { SUI_COIN_TYPE } from "@gateway/domain/chain/SpendAccountModule"
 import { SuiAddress } from "@gateway/domain/SuiAddress"
-import { memoOf } from "@gateway/domain/verify/PaymentVerifier"
 import { AppConfig, type AppConfigShape } from "../../src/Config.ts"
 import { CatalogRepo } from "../../src/catalog/CatalogRepo.ts"
 import { RateLimits } from "../../src/limits/RateLimits.ts"
@@ -63,32 +60,7 @@ export const granteeWithoutSui = (client: GatewayClient, owner: Signer, asOwner:
     }
   })
 
-/** The TransactionKind (base64) of one grant payment, shape (a): `spend_account::pay` alone, built offline. */
-export const payKind = (input: {
-  readonly agent: string
-  readonly grant: Kinds.SharedRef
-  readonly pool: Kinds.SharedRef
-  readonly amount: bigint
-  readonly recipient: string
-  readonly memo: string
-}) =>
-  Effect.gen(function*() {
-    const ledger = yield* TestLedger
-    const registry = yield* ledger.sharedRef(ledger.pkg.registryId)
-    const kind = yield* Effect.promise(() =>
-      Kinds.pay(ledger.pkg, {
-        sender: input.agent,
-        registry,
-        grant: input.grant,
-        pool: input.pool,
-        coinType: SUI_COIN_TYPE,
-        amount: input.amount,
-        recipient: input.recipient,
-        memo: memoOf(input.memo)
-      })
-    )
-    return kind.txKindBytes
-  })
+export { payKind } from "../support/PayByHand.ts"
 
 /** A kind (base64) composed by hand from `sender`'s point of view, resolved against the chain as a wallet does. */
 export const kindOf = (sender: string, compose: (tx: Transaction) => void) =>

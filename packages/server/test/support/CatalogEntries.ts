@@ -23,6 +23,7 @@ export const liveEntry = (input: {
     dialects: ["mpp", "x402"],
     rail: "delegate",
     mimeType: "application/json",
+    settlement: "after_answer",
     status: "live",
     managed: false,
     brand: null,

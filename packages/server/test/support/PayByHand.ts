@@ -32,6 +32,34 @@ export const refs = (manifest: { grants: ReadonlyArray<{ grantObjectId: string; 
   }
 }
 
+/** The TransactionKind (base64) of one grant payment: `spend_account::pay` alone, built offline, `memo` (a nonce) as its memo. */
+export const payKind = (input: {
+  readonly agent: string
+  readonly grant: SharedRef
+  readonly pool: SharedRef
+  readonly amount: bigint
+  readonly recipient: string
+  readonly memo: string
+  readonly coinType?: string
+}) =>
+  Effect.gen(function*() {
+    const ledger = yield* TestLedger
+    const registry = yield* ledger.sharedRef(ledger.pkg.registryId)
+    const kind = yield* Effect.promise(() =>
+      Kinds.pay(ledger.pkg, {
+        sender: input.agent,
+        registry,
+        grant: input.grant,
+        pool: input.pool,
+        coinType: input.coinType ?? SUI_COIN_TYPE,
+        amount: input.amount,
+        recipient: input.recipient,
+        memo: memoOf(input.memo)
+      })
+    )
+    return kind.txKindBytes
+  })
+
 /** More than any `pay` costs: set, so that no dry run stands between a refused payment and the chain. */
 const PAY_BUDGET = 50_000_000n
 
@@ -65,20 +93,8 @@ export const pay = (input: {
 }) =>
   Effect.gen(function*() {
     const ledger = yield* TestLedger
-    const registry = yield* ledger.sharedRef(ledger.pkg.registryId)
-    const kind = yield* Effect.promise(() =>
-      Kinds.pay(ledger.pkg, {
-        sender: input.agentKey.toSuiAddress(),
-        registry,
-        grant: input.grant,
-        pool: input.pool,
-        coinType: input.coinType ?? SUI_COIN_TYPE,
-        amount: input.amount,
-        recipient: input.recipient,
-        memo: memoOf(input.nonce)
-      })
-    )
-    const transaction = Transaction.fromKind(fromBase64(kind.txKindBytes))
+    const kind = yield* payKind({ ...input, agent: input.agentKey.toSuiAddress(), memo: input.nonce })
+    const transaction = Transaction.fromKind(fromBase64(kind))
     transaction.setSender(input.agentKey.toSuiAddress())
     transaction.setGasBudget(PAY_BUDGET)
     const bytes = yield* Effect.promise(() => transaction.build({ client: ledger.client }))

@@ -4,10 +4,7 @@ import { fromBase64, toBase64 } from "@mysten/sui/utils"
 import { Effect } from "effect"
 import { encodePaymentSignatureHeader } from "@x402/core/http"
 import type { PaymentRequirements } from "@x402/core/types"
-import * as Kinds from "@gateway/chain/transactions/Kinds"
-import { SUI_COIN_TYPE } from "@gateway/domain/chain/SpendAccountModule"
-import { memoOf } from "@gateway/domain/verify/PaymentVerifier"
-import type { SharedRef } from "./PayByHand.ts"
+import { payKind, type SharedRef } from "./PayByHand.ts"
 import { TestLedger } from "./TestLedger.ts"
 
 /** A signed, unexecuted payment: the scheme document's payload, and the digest it will have once executed. */
@@ -36,20 +33,8 @@ export const signGrantPayment = (input: {
 }) =>
   Effect.gen(function*() {
     const ledger = yield* TestLedger
-    const registry = yield* ledger.sharedRef(ledger.pkg.registryId)
-    const kind = yield* Effect.promise(() =>
-      Kinds.pay(ledger.pkg, {
-        sender: input.agentKey.toSuiAddress(),
-        registry,
-        grant: input.grant,
-        pool: input.pool,
-        coinType: SUI_COIN_TYPE,
-        amount: input.amount,
-        recipient: input.recipient,
-        memo: memoOf(input.nonce)
-      })
-    )
-    const transaction = Transaction.fromKind(fromBase64(kind.txKindBytes))
+    const kind = yield* payKind({ ...input, agent: input.agentKey.toSuiAddress(), memo: input.nonce })
+    const transaction = Transaction.fromKind(fromBase64(kind))
     transaction.setSender(input.agentKey.toSuiAddress())
     transaction.setGasBudget(PAY_BUDGET)
     // Expiring with the ledger's current epoch unless told otherwise, as the gateway asks.

@@ -1,6 +1,6 @@
 import { Clock, Effect, Option } from "effect"
 import { Chain } from "@gateway/chain/Chain"
-import { Conflict, TxFailed, Unavailable } from "@gateway/domain/Errors"
+import { Conflict, Invalid, TxFailed, Unavailable } from "@gateway/domain/Errors"
 import type { AskedCall } from "@gateway/domain/payment/PaidCallDecision"
 import type { PaidAnswer } from "@gateway/domain/payment/RecordedPayment"
 import { sellerAnswerSettles } from "@gateway/domain/payment/SellerAnswerSettles"
@@ -9,6 +9,7 @@ import { AppConfig } from "../../Config.ts"
 import { Sponsorship } from "../../sponsorship/Sponsorship.ts"
 import { Catalog, type Forwardable } from "../../catalog/Catalog.ts"
 import { callSeller } from "../CallSeller.ts"
+import { askedCallOf } from "../GatherFact.ts"
 import { openNonce } from "../ChallengeNonce.ts"
 import { persist } from "../ForwardPayment.ts"
 import { mintChallenge } from "../MintChallenge.ts"
@@ -44,15 +45,6 @@ const signAgain = (reason: string) =>
     reason: `payment_must_be_signed_again: ${reason}`
   })
 
-const askedCallOf = (entry: Forwardable["entry"]): AskedCall => ({
-  serviceId: entry.id,
-  name: entry.name,
-  method: entry.method,
-  path: entry.path,
-  price: BigInt(entry.price),
-  payTo: entry.payTo,
-  asset: entry.asset
-})
 
 /** A payment recorded already, presented again: its kept answer, its failure, or (seller failed) another forward. */
 const answerRecorded = Effect.fnUntraced(function*(target: Forwardable, credential: SignedCredential, payment: SignFirstPayment) {
@@ -118,6 +110,32 @@ const reserve = Effect.fnUntraced(function*(verified: VerifiedPayment, signature
 })
 
 /**
+ * Keeps the seller's answer with the payment, then settles it: the answer goes to the payer only once the payment
+ * executed; a failure says whose it was.
+ */
+const settleWithAnswer = Effect.fnUntraced(function*(
+  target: Forwardable,
+  credential: SignedCredential,
+  read: ReadPayment,
+  asked: AskedCall,
+  kept: PaidAnswer
+) {
+  const repo = yield* SignFirstRepo
+  yield* persist(repo.keepAnswer(read.digest, kept))
+  const payment = yield* repo.find(read.digest)
+  if (Option.isNone(payment)) return yield* Effect.die(new Error(`the sign-first payment ${read.digest} vanished while settling`))
+  const settled = yield* settleSignedPayment(payment.value)
+  switch (settled._tag) {
+    case "Settled":
+      return settledAnswer(target, { digest: read.digest, nonce: credential.nonce }, { payer: read.tx.sender, amount: asked.price.toString() }, kept)
+    case "Failed":
+      return yield* (settled.fault === "network" ? signAgain(settled.reason) : settlementFailed(settled.reason))
+    case "Pending":
+      return yield* settlementPending(settled.reason)
+  }
+})
+
+/**
  * A payment signed again after the network kept the first from settling: settled against the answer the seller
  * already gave, which it then receives; the seller is not asked again. Uninterruptible, as a forward is.
  */
@@ -128,22 +146,7 @@ const settleAgainstKept = (
   asked: AskedCall,
   kept: PaidAnswer
 ) =>
-  Effect.uninterruptible(Effect.gen(function*() {
-    const repo = yield* SignFirstRepo
-    yield* cosignBeforeForwarding(read)
-    yield* persist(repo.keepAnswer(read.digest, kept))
-    const payment = yield* repo.find(read.digest)
-    if (Option.isNone(payment)) return yield* Effect.die(new Error(`the sign-first payment ${read.digest} vanished while settling`))
-    const settled = yield* settleSignedPayment(payment.value)
-    switch (settled._tag) {
-      case "Settled":
-        return settledAnswer(target, { digest: read.digest, nonce: credential.nonce }, { payer: read.tx.sender, amount: asked.price.toString() }, kept)
-      case "Failed":
-        return yield* (settled.fault === "network" ? signAgain(settled.reason) : settlementFailed(settled.reason))
-      case "Pending":
-        return yield* settlementPending(settled.reason)
-    }
-  }))
+  Effect.uninterruptible(Effect.andThen(cosignBeforeForwarding(read), settleWithAnswer(target, credential, read, asked, kept)))
 
 /**
  * A sponsored payment is co-signed before the seller is asked, and the co-signature kept with it: the sponsor's
@@ -182,18 +185,7 @@ const forwardThenSettle = (
       return yield* sellerFailed(answer._tag === "Answered" ? "failed" : answer._tag === "TooLarge" ? "answer_too_large" : answer._tag === "Forbidden" ? "address_refused" : "failed")
     }
     const kept = { status: answer.status, contentType: answer.contentType, body: answer.body, answeredAt: new Date(yield* Clock.currentTimeMillis) }
-    yield* persist(repo.keepAnswer(read.digest, kept))
-    const payment = yield* repo.find(read.digest)
-    if (Option.isNone(payment)) return yield* Effect.die(new Error(`the sign-first payment ${read.digest} vanished while settling`))
-    const settled = yield* settleSignedPayment(payment.value)
-    switch (settled._tag) {
-      case "Settled":
-        return settledAnswer(target, { digest: read.digest, nonce: credential.nonce }, { payer: read.tx.sender, amount: asked.price.toString() }, kept)
-      case "Failed":
-        return yield* (settled.fault === "network" ? signAgain(settled.reason) : settlementFailed(settled.reason))
-      case "Pending":
-        return yield* settlementPending(settled.reason)
-    }
+    return yield* settleWithAnswer(target, credential, read, asked, kept)
   }))
 
 const present = Effect.fnUntraced(function*(
@@ -205,6 +197,12 @@ const present = Effect.fnUntraced(function*(
   const { key } = yield* PaymentChallengeKey
   const challenge = openNonce(key, credential.nonce)
   if (challenge === undefined || challenge.serviceId !== target.entry.id) return yield* mintChallenge(target.entry, "unknown_challenge")
+  if (target.entry.settlement === "before_forwarding") {
+    return yield* new Invalid({
+      message: "This service's payments are settled before the call is forwarded (its calls have side effects): pay upfront (sui-delegate)",
+      reason: "service_settles_before_forwarding_pay_upfront"
+    })
+  }
   const read = yield* readSignedPayment(credential, (yield* Chain).pkg)
   const repo = yield* SignFirstRepo
   const recorded = yield* repo.find(read.digest)
