@@ -109,6 +109,14 @@ const reserve = Effect.fnUntraced(function*(verified: VerifiedPayment, signature
   }
 })
 
+/** A reserved payment as this request holds it: what settling it needs, without reading it back. */
+interface Held {
+  readonly read: ReadPayment
+  readonly sponsored: boolean
+  /** The payer's signature, then the sponsor's once co-signed. */
+  readonly signatures: ReadonlyArray<string>
+}
+
 /**
  * Keeps the seller's answer with the payment, then settles it: the answer goes to the payer only once the payment
  * executed; a failure says whose it was.
@@ -116,15 +124,27 @@ const reserve = Effect.fnUntraced(function*(verified: VerifiedPayment, signature
 const settleWithAnswer = Effect.fnUntraced(function*(
   target: Forwardable,
   credential: SignedCredential,
-  read: ReadPayment,
+  held: Held,
   asked: AskedCall,
   kept: PaidAnswer
 ) {
-  const repo = yield* SignFirstRepo
-  yield* persist(repo.keepAnswer(read.digest, kept))
-  const payment = yield* repo.find(read.digest)
-  if (Option.isNone(payment)) return yield* Effect.die(new Error(`the sign-first payment ${read.digest} vanished while settling`))
-  const settled = yield* settleSignedPayment(payment.value)
+  const { read } = held
+  yield* persist((yield* SignFirstRepo).keepAnswer(read.digest, kept))
+  const settled = yield* settleSignedPayment({
+    digest: read.digest,
+    nonce: credential.nonce,
+    serviceId: target.entry.id,
+    payer: read.tx.sender,
+    amount: asked.price.toString(),
+    status: "settling",
+    txBytes: read.bytes,
+    signatures: held.signatures,
+    sponsored: held.sponsored,
+    expiresEpoch: read.tx.expiration._tag === "Epoch" ? read.tx.expiration.epoch : 0n,
+    settleError: null,
+    answer: Option.some(kept),
+    updatedAt: kept.answeredAt
+  }, { verifiedUnexecuted: true })
   switch (settled._tag) {
     case "Settled":
       return settledAnswer(target, { digest: read.digest, nonce: credential.nonce }, { payer: read.tx.sender, amount: asked.price.toString() }, kept)
@@ -139,28 +159,23 @@ const settleWithAnswer = Effect.fnUntraced(function*(
  * A payment signed again after the network kept the first from settling: settled against the answer the seller
  * already gave, which it then receives; the seller is not asked again. Uninterruptible, as a forward is.
  */
-const settleAgainstKept = (
-  target: Forwardable,
-  credential: SignedCredential,
-  read: ReadPayment,
-  asked: AskedCall,
-  kept: PaidAnswer
-) =>
-  Effect.uninterruptible(Effect.andThen(cosignBeforeForwarding(read), settleWithAnswer(target, credential, read, asked, kept)))
+const settleAgainstKept = (target: Forwardable, credential: SignedCredential, reserved: Held, asked: AskedCall, kept: PaidAnswer) =>
+  Effect.uninterruptible(Effect.flatMap(cosignBeforeForwarding(reserved), (held) => settleWithAnswer(target, credential, held, asked, kept)))
 
 /**
  * A sponsored payment is co-signed before the seller is asked, and the co-signature kept with it: the sponsor's
  * build then holds its gas coin until it executes (a newer build for the same payer, or the build's expiry, would
  * otherwise release it while the seller works). Refused, the payment is released: nothing was forwarded.
  */
-const cosignBeforeForwarding = Effect.fnUntraced(function*(read: ReadPayment) {
+const cosignBeforeForwarding = Effect.fnUntraced(function*(reserved: Held) {
+  if (!reserved.sponsored || reserved.signatures.length > 1) return reserved
   const repo = yield* SignFirstRepo
-  const stored = yield* repo.find(read.digest)
-  if (Option.isNone(stored) || !stored.value.sponsored || stored.value.signatures.length > 1) return
+  const { read } = reserved
   const cosigned = yield* (yield* Sponsorship).cosignPayment(read.tx.sender, read.bytes).pipe(
     Effect.tapError(() => persist(repo.release(read.digest, null)))
   )
   yield* persist(repo.addSponsorSignature(read.digest, cosigned))
+  return { ...reserved, signatures: [...reserved.signatures, cosigned] }
 })
 
 /**
@@ -172,20 +187,21 @@ const forwardThenSettle = (
   request: PaidCallRequest,
   target: Forwardable,
   credential: SignedCredential,
-  read: ReadPayment,
+  reserved: Held,
   asked: AskedCall,
   timing: CallTiming
 ) =>
   Effect.uninterruptible(Effect.gen(function*() {
     const repo = yield* SignFirstRepo
-    yield* cosignBeforeForwarding(read)
-    const answer = yield* timedPart(timing, "sellerNs", callSeller(request, target, read.digest))
+    const held = yield* cosignBeforeForwarding(reserved)
+    const { digest } = held.read
+    const answer = yield* timedPart(timing, "sellerNs", callSeller(request, target, digest))
     if (answer._tag !== "Answered" || !sellerAnswerSettles(answer.status)) {
-      yield* persist(repo.release(read.digest, answer._tag === "Answered" ? answer.status : null))
+      yield* persist(repo.release(digest, answer._tag === "Answered" ? answer.status : null))
       return yield* sellerFailed(answer._tag === "Answered" ? "failed" : answer._tag === "TooLarge" ? "answer_too_large" : answer._tag === "Forbidden" ? "address_refused" : "failed")
     }
     const kept = { status: answer.status, contentType: answer.contentType, body: answer.body, answeredAt: new Date(yield* Clock.currentTimeMillis) }
-    return yield* settleWithAnswer(target, credential, read, asked, kept)
+    return yield* settleWithAnswer(target, credential, held, asked, kept)
   }))
 
 const present = Effect.fnUntraced(function*(
@@ -236,8 +252,14 @@ const present = Effect.fnUntraced(function*(
     const answered = yield* answerRecorded(target, credential, recordedMeanwhile.value)
     return Option.isSome(answered) ? answered.value : yield* inFlight()
   }
-  if (Option.isSome(keptEarlier)) return yield* settleAgainstKept(target, credential, read, asked, keptEarlier.value)
-  return yield* forwardThenSettle(request, target, credential, read, asked, timing)
+  // Taken back after its seller failed, it keeps the signatures it had (the sponsor's among them).
+  const reserved: Held = {
+    read,
+    sponsored: verified.sponsored,
+    signatures: Option.match(recorded, { onNone: () => [credential.signature], onSome: (p) => p.signatures })
+  }
+  if (Option.isSome(keptEarlier)) return yield* settleAgainstKept(target, credential, reserved, asked, keptEarlier.value)
+  return yield* forwardThenSettle(request, target, credential, reserved, asked, timing)
 })
 
 /**

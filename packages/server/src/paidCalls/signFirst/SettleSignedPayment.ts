@@ -35,28 +35,41 @@ const fail = Effect.fnUntraced(function*(payment: SignFirstPayment, reason: stri
  * the sponsor's co-signature kept with it. The effects are finality; nothing waits for a checkpoint. Used on the
  * request's path and by recovery after a crash, which resubmits the same bytes until effects or expiry.
  */
-export const settleSignedPayment = (payment: SignFirstPayment) =>
-  settle(payment).pipe(
+export const settleSignedPayment = (payment: SignFirstPayment, options: { readonly verifiedUnexecuted: boolean } = { verifiedUnexecuted: false }) =>
+  settle(payment, options.verifiedUnexecuted).pipe(
     // The chain unreachable at any step: the payment stays `settling`, and recovery asks the chain again.
     Effect.catchTag("UNAVAILABLE", (down) => Effect.succeed<SettleOutcome>({ _tag: "Pending", reason: down.reason }))
   )
 
-const settle = Effect.fnUntraced(function*(payment: SignFirstPayment) {
+/** Executed already (a crash after execution, another replica, or the payer itself): the chain decides. */
+const settledBefore = Effect.fnUntraced(function*(payment: SignFirstPayment) {
+  const known = yield* (yield* SettlementNode).executed(payment.digest)
+  if (Option.isNone(known)) return Option.none<SettleOutcome>()
+  if (!known.value.success) return Option.some(yield* fail(payment, `chain: ${known.value.error ?? "failure"}`))
+  yield* persist((yield* SignFirstRepo).markSettled(payment.digest))
+  return Option.some<SettleOutcome>({ _tag: "Settled", digest: payment.digest })
+})
+
+/**
+ * `verifiedUnexecuted`: the request verified moments ago that the chain does not know the digest, so it is asked
+ * again only if the re-simulation fails (the payer may have executed its own transaction meanwhile).
+ */
+const settle = Effect.fnUntraced(function*(payment: SignFirstPayment, verifiedUnexecuted: boolean) {
   const node = yield* SettlementNode
   const repo = yield* SignFirstRepo
   const sponsorship = yield* Sponsorship
 
-  // Executed already (a crash after execution, or another replica): the chain decides.
-  const known = yield* node.executed(payment.digest)
-  if (Option.isSome(known)) {
-    if (!known.value.success) return yield* fail(payment, `chain: ${known.value.error ?? "failure"}`)
-    yield* persist(repo.markSettled(payment.digest))
-    return { _tag: "Settled", digest: payment.digest } satisfies SettleOutcome
+  if (!verifiedUnexecuted) {
+    const before = yield* settledBefore(payment)
+    if (Option.isSome(before)) return before.value
   }
   if ((yield* node.currentEpoch) > payment.expiresEpoch) return yield* fail(payment, "epoch: the signed payment expired with its epoch before it was executed")
 
   const simulated = yield* node.simulate(payment.txBytes)
-  if (!simulated.success) return yield* fail(payment, `simulation: ${simulated.error ?? "failure"}`)
+  if (!simulated.success) {
+    const before = verifiedUnexecuted ? yield* settledBefore(payment) : Option.none<SettleOutcome>()
+    return Option.isSome(before) ? before.value : yield* fail(payment, `simulation: ${simulated.error ?? "failure"}`)
+  }
 
   // A sponsored payment was co-signed before its seller was asked (PresentSignedPayment): both signatures are kept.
   if (payment.sponsored && payment.signatures.length < 2) return yield* fail(payment, "sponsor: the payment was never co-signed")
