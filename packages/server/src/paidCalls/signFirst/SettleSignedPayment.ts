@@ -1,5 +1,4 @@
 import { Clock, Duration, Effect, Option } from "effect"
-import { Unavailable } from "@gateway/domain/Errors"
 import { type SettlementFault, settlementFaultOf } from "@gateway/domain/payment/SettlementFault"
 import { Sponsorship } from "../../sponsorship/Sponsorship.ts"
 import { persist } from "../ForwardPayment.ts"
@@ -94,10 +93,3 @@ const settle = Effect.fnUntraced(function*(payment: SignFirstPayment, verifiedUn
     }
   }
 })
-
-/** A settlement still pending, as the payer hears of it: its answer is kept and comes with the same payment. */
-export const settlementPending = (reason: string) =>
-  new Unavailable({
-    message: "The seller answered; settling your payment is delayed. Present the same signed payment again shortly to get the answer",
-    reason: `settlement_pending: ${reason}`
-  })
