@@ -1,17 +1,12 @@
-import { Ed25519Keypair } from "@mysten/sui/keypairs/ed25519"
 import { Effect } from "effect"
-import { signIn, withOwner } from "@gateway/client"
 import { makeAgent, type PaymentMode } from "@gateway/client/AgentSdk"
-import { executeKind } from "@gateway/client/OwnerWallet"
-import { PositiveAtomicAmount } from "@gateway/domain/Amount"
-import { SuiAddress } from "@gateway/domain/SuiAddress"
 import { cpuMeter, type CpuPerOperation } from "./CpuMeter.ts"
 import { type Fetched, fetchLog } from "./FetchLog.ts"
 import { step } from "./Progress.ts"
+import { payingAgent } from "./PayingAgent.ts"
 import { cpuMs } from "./ServerProcess.ts"
-import { SUI, terms } from "./ServiceTerms.ts"
 import { median, percentile, split } from "./Timing.ts"
-import { checkpointed, fundedOwner, type Wallets } from "./Wallets.ts"
+import type { Wallets } from "./Wallets.ts"
 
 const CALLS = 50
 /** Paid calls before the measured ones, so the figures are the gateway's steady state, not its JIT warming up. */
@@ -103,28 +98,7 @@ const defined = (values: ReadonlyArray<number | undefined>) => split(values.filt
  */
 export const paidCalls = (wallets: Wallets, pids: { readonly gateway: number; readonly ledger: number }, upstream: { readonly url: string }) =>
   Effect.scoped(Effect.gen(function*() {
-    const { api } = wallets
-    const owner = yield* fundedOwner(wallets, new Ed25519Keypair())
-    const asSeller = withOwner((yield* signIn(api, new Ed25519Keypair())).authorization)
-    const { service } = yield* api.sellers.register({ payload: terms("paid bench", SuiAddress.make(new Ed25519Keypair().toSuiAddress()), upstream.url) }).pipe(asSeller)
-    yield* api.sellers.activate({ params: { id: service.id } }).pipe(asSeller)
-    const agentKey = new Ed25519Keypair()
-    // Upfront pays its own gas; sign-first needs none (the gas station pays it).
-    yield* wallets.faucet(agentKey.toSuiAddress())
-    const signer = yield* api.delegatedSigners.create({
-      headers: { "idempotency-key": "bench-agent" },
-      payload: {
-        agentAddress: SuiAddress.make(agentKey.toSuiAddress()),
-        assetScopes: [{ asset: SUI, totalBudgetAtomic: PositiveAtomicAmount.make("1000000000"), maxPerPaymentAtomic: PositiveAtomicAmount.make("1000") }]
-      }
-    }).pipe(owner.as)
-    const grant = signer.grants[0]
-    if (grant === undefined) return yield* Effect.die("no grant")
-    const digest = (yield* executeKind(grant.txKindBytes, owner.key, wallets.sui)).digest
-    yield* checkpointed(wallets, digest)
-    yield* api.delegatedSigners.finalizeCreate({ params: { id: signer.delegatedSignerId, grantId: grant.grantId }, payload: { digest } }).pipe(owner.as)
-    const manifest = yield* api.delegatedSigners.manifest({ params: { id: signer.delegatedSignerId } }).pipe(owner.as)
-    const entry = yield* api.services.get({ params: { id: service.id } })
+    const { entry, agentKey, manifest } = yield* payingAgent(wallets, upstream.url, "paid bench")
     const log = yield* fetchLog(() => cpuMs(pids.gateway))
 
     const flow = (payment: PaymentMode) =>

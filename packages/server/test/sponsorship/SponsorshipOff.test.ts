@@ -40,5 +40,19 @@ describe("gas sponsorship switched off", () => {
         assert.match(off.message, /pay gas from your own wallet/)
         yield* failsWith(sponsorship.execute(owner, "AA==", "AA=="), "UNAVAILABLE")
       }))
+
+    it.effect("live mode without SPONSOR_KEY sponsors no payment, says so, and names no sponsor", () =>
+      Effect.gen(function*() {
+        const sponsorship = yield* Sponsorship
+        const payer = SuiAddress.make(new Ed25519Keypair().toSuiAddress())
+        const off = yield* failsWith(sponsorship.sponsorPayment(payer, "AA=="), "UNAVAILABLE")
+        assert.strictEqual(off.reason, "sponsorship_off")
+        assert.match(off.message, /pay gas from the payer's own coins/)
+        assert.strictEqual((yield* failsWith(sponsorship.heldPayment(payer, new Uint8Array([0])), "UNAVAILABLE")).reason, "sponsorship_off")
+        assert.strictEqual((yield* failsWith(sponsorship.cosignPayment(payer, new Uint8Array([0])), "UNAVAILABLE")).reason, "sponsorship_off")
+        yield* sponsorship.settledPayment(new Uint8Array([0]), undefined)
+        assert.isTrue(Option.isNone(sponsorship.sponsorAddress))
+        assert.isTrue(Option.isNone(yield* sponsorship.sponsorFunds))
+      }))
   })
 })

@@ -10,20 +10,17 @@ import { fromBase64, toBase64 } from "@mysten/sui/utils"
 import { Context, Effect, Layer } from "effect"
 import { decodePaymentRequiredHeader, decodePaymentResponseHeader } from "@x402/core/http"
 import type { PaymentRequirements } from "@x402/core/types"
-import { FetchLayer, signIn, withOwner } from "@gateway/client"
-import { executeKind } from "@gateway/client/OwnerWallet"
+import { FetchLayer, type withOwner } from "@gateway/client"
 import * as Kinds from "@gateway/chain/transactions/Kinds"
-import { PositiveAtomicAmount } from "@gateway/domain/Amount"
 import type { ConnectionManifest } from "@gateway/domain/ConnectionManifest"
 import type { ServiceId } from "@gateway/domain/Ids"
 import type { PaymentItem } from "@gateway/domain/PaymentHistory"
-import { SuiAddress } from "@gateway/domain/SuiAddress"
 import { memoOf } from "@gateway/domain/verify/PaymentVerifier"
 import { freshSchemaUrl } from "../../../../scripts/bench/FreshSchema.ts"
 import { type RunningLedger, startLedger } from "../../../../scripts/bench/LedgerProcess.ts"
 import { freePort } from "../../../../scripts/bench/ServerProcess.ts"
-import { SUI, terms } from "../../../../scripts/bench/ServiceTerms.ts"
-import { checkpointed, fundedOwner, makeWallets, type Wallets } from "../../../../scripts/bench/Wallets.ts"
+import { payingAgent } from "../../../../scripts/bench/PayingAgent.ts"
+import { makeWallets, type Wallets } from "../../../../scripts/bench/Wallets.ts"
 import { exactHeader, type SignedPayment } from "./SignByHand.ts"
 
 /**
@@ -327,7 +324,7 @@ export class CrashRig extends Context.Service<CrashRig, {
         }))
       const gatewayUrl = `http://127.0.0.1:${port}`
       const wallets = yield* makeWallets(gatewayUrl, ledger.origin)
-      const paying = yield* payingAgent(wallets, seller.url)
+      const paying = yield* crashAgent(wallets, seller.url)
       return CrashRig.of({
         ledger,
         tap,
@@ -353,32 +350,16 @@ export class CrashRig extends Context.Service<CrashRig, {
  * A funded owner, a live service at `upstreamUrl` from a seller of its own, and an agent with gas (the faucet's)
  * and a finalized grant, all over HTTP as in the bench's paid calls (scripts/bench/PaidCalls.ts).
  */
-const payingAgent = (wallets: Wallets, upstreamUrl: string) =>
-  Effect.gen(function*() {
-    const { api } = wallets
-    const owner = yield* fundedOwner(wallets, new Ed25519Keypair())
-    const asSeller = withOwner((yield* signIn(api, new Ed25519Keypair())).authorization)
-    const payTo = SuiAddress.make(new Ed25519Keypair().toSuiAddress())
-    const { service } = yield* api.sellers.register({ payload: terms("crash", payTo, upstreamUrl) }).pipe(asSeller)
-    yield* api.sellers.activate({ params: { id: service.id } }).pipe(asSeller)
-    const agentKey = new Ed25519Keypair()
-    yield* wallets.faucet(agentKey.toSuiAddress())
-    const signer = yield* api.delegatedSigners.create({
-      headers: { "idempotency-key": "crash-agent" },
-      payload: {
-        agentAddress: SuiAddress.make(agentKey.toSuiAddress()),
-        assetScopes: [{ asset: SUI, totalBudgetAtomic: PositiveAtomicAmount.make("1000000000"), maxPerPaymentAtomic: PositiveAtomicAmount.make("1000") }]
-      }
-    }).pipe(owner.as)
-    const grant = signer.grants[0]
-    if (grant === undefined) return yield* Effect.die("no grant")
-    const digest = (yield* executeKind(grant.txKindBytes, owner.key, wallets.sui)).digest
-    yield* checkpointed(wallets, digest)
-    yield* api.delegatedSigners.finalizeCreate({ params: { id: signer.delegatedSignerId, grantId: grant.grantId }, payload: { digest } }).pipe(owner.as)
-    const manifest = yield* api.delegatedSigners.manifest({ params: { id: signer.delegatedSignerId } }).pipe(owner.as)
-    const entry = yield* api.services.get({ params: { id: service.id } })
-    return { serviceId: service.id, resourceUrl: entry.resourceUrl, payTo, price: BigInt(entry.price), agentKey, manifest, asSeller } satisfies Paying
-  })
+const crashAgent = (wallets: Wallets, upstreamUrl: string) =>
+  Effect.map(payingAgent(wallets, upstreamUrl, "crash"), ({ entry, payTo, agentKey, manifest, asSeller }): Paying => ({
+    serviceId: entry.id,
+    resourceUrl: entry.resourceUrl,
+    payTo,
+    price: BigInt(entry.price),
+    agentKey,
+    manifest,
+    asSeller
+  }))
 
 // ---------------------------------------------------------------------------------------------------------------
 // The agent's side and the chain's word.

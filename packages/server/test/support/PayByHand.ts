@@ -63,6 +63,23 @@ export const payKind = (input: {
 /** More than any `pay` costs: set, so that no dry run stands between a refused payment and the chain. */
 const PAY_BUDGET = 50_000_000n
 
+/** A grant payment as a transaction the agent sends and pays gas for, its budget set (no dry run shapes it). */
+export const payTransaction = (input: {
+  readonly agentKey: Ed25519Keypair
+  readonly grant: SharedRef
+  readonly pool: SharedRef
+  readonly amount: bigint
+  readonly recipient: string
+  readonly nonce: string
+  readonly coinType?: string
+}) =>
+  Effect.map(payKind({ ...input, agent: input.agentKey.toSuiAddress(), memo: input.nonce }), (kind) => {
+    const transaction = Transaction.fromKind(fromBase64(kind))
+    transaction.setSender(input.agentKey.toSuiAddress())
+    transaction.setGasBudget(PAY_BUDGET)
+    return transaction
+  })
+
 /** Asks for a fresh 402 and returns its x402 terms (the upfront `sui-delegate` offer, or `scheme`'s) and nonce. */
 export const challengeOf = (url: string, method = "GET", scheme = "sui-delegate") =>
   Effect.gen(function*() {
@@ -93,10 +110,7 @@ export const pay = (input: {
 }) =>
   Effect.gen(function*() {
     const ledger = yield* TestLedger
-    const kind = yield* payKind({ ...input, agent: input.agentKey.toSuiAddress(), memo: input.nonce })
-    const transaction = Transaction.fromKind(fromBase64(kind))
-    transaction.setSender(input.agentKey.toSuiAddress())
-    transaction.setGasBudget(PAY_BUDGET)
+    const transaction = yield* payTransaction(input)
     const bytes = yield* Effect.promise(() => transaction.build({ client: ledger.client }))
     const { signature } = yield* Effect.promise(() => input.agentKey.signTransaction(bytes))
     yield* Effect.ignore(Effect.tryPromise(() => ledger.client.core.executeTransaction({ transaction: bytes, signatures: [signature] })))

@@ -83,12 +83,14 @@ export const grantedAgent = (
     readonly policyIds?: ReadonlyArray<PolicyId>
     readonly expiresAt?: number
     readonly window?: SpendingWindow
+    /** False for an agent that owns no SUI and pays only through the gateway's gas station. */
+    readonly gas?: boolean
   }
 ) =>
   Effect.gen(function*() {
     const ledger = yield* TestLedger
     const agentKey = new Ed25519Keypair()
-    yield* ledger.gas(agentKey.toSuiAddress())
+    if (input.gas !== false) yield* ledger.gas(agentKey.toSuiAddress())
     const created = yield* client.delegatedSigners.create({
       headers: { "idempotency-key": input.key },
       payload: {

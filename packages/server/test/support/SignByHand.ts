@@ -1,10 +1,10 @@
 import type { Ed25519Keypair } from "@mysten/sui/keypairs/ed25519"
-import { Transaction, TransactionDataBuilder } from "@mysten/sui/transactions"
-import { fromBase64, toBase64 } from "@mysten/sui/utils"
+import { TransactionDataBuilder } from "@mysten/sui/transactions"
+import { toBase64 } from "@mysten/sui/utils"
 import { Effect } from "effect"
 import { encodePaymentSignatureHeader } from "@x402/core/http"
 import type { PaymentRequirements } from "@x402/core/types"
-import { payKind, type SharedRef } from "./PayByHand.ts"
+import { payTransaction, type SharedRef } from "./PayByHand.ts"
 import { TestLedger } from "./TestLedger.ts"
 
 /** A signed, unexecuted payment: the scheme document's payload, and the digest it will have once executed. */
@@ -13,9 +13,6 @@ export interface SignedPayment {
   readonly signature: string
   readonly digest: string
 }
-
-/** Gas for a payment the agent pays itself: more than any `pay` costs, set so that no dry run shapes the bytes. */
-const PAY_BUDGET = 50_000_000n
 
 /**
  * Signs, without executing, a grant payment (`pay` through the grant, the nonce as memo) whose gas the agent pays
@@ -33,10 +30,7 @@ export const signGrantPayment = (input: {
 }) =>
   Effect.gen(function*() {
     const ledger = yield* TestLedger
-    const kind = yield* payKind({ ...input, agent: input.agentKey.toSuiAddress(), memo: input.nonce })
-    const transaction = Transaction.fromKind(fromBase64(kind))
-    transaction.setSender(input.agentKey.toSuiAddress())
-    transaction.setGasBudget(PAY_BUDGET)
+    const transaction = yield* payTransaction(input)
     // Expiring with the ledger's current epoch unless told otherwise, as the gateway asks.
     const current = yield* Effect.promise(() => ledger.client.core.getCurrentSystemState()).pipe(Effect.map((s) => BigInt(s.systemState.epoch)))
     if (input.expiration !== "none") transaction.setExpiration({ Epoch: Number(input.expiration ?? current) })

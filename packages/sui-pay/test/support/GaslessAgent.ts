@@ -1,9 +1,7 @@
-import { Ed25519Keypair } from "@mysten/sui/keypairs/ed25519"
 import { Effect } from "effect"
 import { makeApiClient } from "@gateway/client"
 import { Structs, SUI_COIN_TYPE } from "@gateway/domain/chain/SpendAccountModule"
-import { SuiAddress } from "@gateway/domain/SuiAddress"
-import { amount, fundedOwner, liveService, SUI } from "../../../server/test/support/Scenario.ts"
+import { fundedOwner, grantedAgent, liveService } from "../../../server/test/support/Scenario.ts"
 import { TestLedger } from "../../../server/test/support/TestLedger.ts"
 import { BaseUrl } from "../../../server/test/support/TestServer.ts"
 
@@ -13,26 +11,10 @@ import { BaseUrl } from "../../../server/test/support/TestServer.ts"
  */
 export const gaslessPaidService = (upstreamUrl: string) =>
   Effect.gen(function*() {
-    const ledger = yield* TestLedger
     const client = yield* makeApiClient(yield* BaseUrl)
     const { owner, asOwner } = yield* fundedOwner(client)
     const { entry } = yield* liveService(client, { price: 40n, upstreamUrl })
-    const agentKey = new Ed25519Keypair()
-    const created = yield* client.delegatedSigners.create({
-      headers: { "idempotency-key": `gasless-${entry.id}` },
-      payload: {
-        agentAddress: SuiAddress.make(agentKey.toSuiAddress()),
-        policyIds: [],
-        assetScopes: [{ asset: SUI, totalBudgetAtomic: amount(10_000n), maxPerPaymentAtomic: amount(100n) }]
-      }
-    }).pipe(asOwner)
-    const grant = created.grants[0]
-    if (grant === undefined) return yield* Effect.die("no grant was prepared")
-    const digest = yield* ledger.execute(grant.txKindBytes, owner)
-    yield* ledger.checkpoint
-    yield* client.delegatedSigners.finalizeCreate({ params: { id: created.delegatedSignerId, grantId: grant.grantId }, payload: { digest } })
-      .pipe(asOwner)
-    const manifest = yield* client.delegatedSigners.manifest({ params: { id: created.delegatedSignerId } }).pipe(asOwner)
+    const { agentKey, manifest } = yield* grantedAgent(client, owner, asOwner, { key: `gasless-${entry.id}`, budget: 10_000n, perPayment: 100n, gas: false })
     return { entry, agentKey, manifest }
   })
 
