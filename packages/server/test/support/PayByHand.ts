@@ -63,8 +63,8 @@ export const payKind = (input: {
 /** More than any `pay` costs: set, so that no dry run stands between a refused payment and the chain. */
 const PAY_BUDGET = 50_000_000n
 
-/** A grant payment as a transaction the agent sends and pays gas for, its budget set (no dry run shapes it). */
-export const payTransaction = (input: {
+/** A payment through the agent's grant: `amount` to `recipient`, the challenge's nonce as memo. */
+export interface GrantPayment {
   readonly agentKey: Ed25519Keypair
   readonly grant: SharedRef
   readonly pool: SharedRef
@@ -72,7 +72,10 @@ export const payTransaction = (input: {
   readonly recipient: string
   readonly nonce: string
   readonly coinType?: string
-}) =>
+}
+
+/** A grant payment as a transaction the agent sends and pays gas for, its budget set (no dry run shapes it). */
+export const payTransaction = (input: GrantPayment) =>
   Effect.map(payKind({ ...input, agent: input.agentKey.toSuiAddress(), memo: input.nonce }), (kind) => {
     const transaction = Transaction.fromKind(fromBase64(kind))
     transaction.setSender(input.agentKey.toSuiAddress())
@@ -99,15 +102,7 @@ export const challengeOf = (url: string, method = "GET", scheme = "sui-delegate"
  * execution's answer nor waits for the ledger to serve the transaction: under
  * the dropAfterExecute fault neither comes.
  */
-export const pay = (input: {
-  readonly agentKey: Ed25519Keypair
-  readonly grant: SharedRef
-  readonly pool: SharedRef
-  readonly amount: bigint
-  readonly recipient: string
-  readonly nonce: string
-  readonly coinType?: string
-}) =>
+export const pay = (input: GrantPayment) =>
   Effect.gen(function*() {
     const ledger = yield* TestLedger
     const transaction = yield* payTransaction(input)

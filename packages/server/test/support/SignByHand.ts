@@ -4,7 +4,7 @@ import { toBase64 } from "@mysten/sui/utils"
 import { Effect } from "effect"
 import { encodePaymentSignatureHeader } from "@x402/core/http"
 import type { PaymentRequirements } from "@x402/core/types"
-import { payTransaction, type SharedRef } from "./PayByHand.ts"
+import { type GrantPayment, payTransaction } from "./PayByHand.ts"
 import { TestLedger } from "./TestLedger.ts"
 
 /** A signed, unexecuted payment: the scheme document's payload, and the digest it will have once executed. */
@@ -18,13 +18,7 @@ export interface SignedPayment {
  * Signs, without executing, a grant payment (`pay` through the grant, the nonce as memo) whose gas the agent pays
  * itself, expiring with the ledger's epoch; overrides make the bytes an honest SDK never would.
  */
-export const signGrantPayment = (input: {
-  readonly agentKey: Ed25519Keypair
-  readonly grant: SharedRef
-  readonly pool: SharedRef
-  readonly amount: bigint
-  readonly recipient: string
-  readonly nonce: string
+export const signGrantPayment = (input: GrantPayment & {
   readonly signer?: Ed25519Keypair
   readonly expiration?: "none" | bigint
 }) =>
