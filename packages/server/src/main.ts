@@ -39,7 +39,15 @@ const Gateway = Layer.unwrap(
  */
 const collectStartupGarbage = Effect.sync(() => globalThis.gc?.())
 
+/**
+ * One Info line once the gateway has stopped (SIGTERM, SIGINT: the program's
+ * scope closing). Built before the gateway, so its finalizer runs after the
+ * gateway's own, and inside the logging layer, so the line is still written.
+ */
+const ShutdownLine = Layer.effectDiscard(Effect.addFinalizer(() => Effect.logInfo("gateway stopped")))
+
 Gateway.pipe(
+  Layer.provide(ShutdownLine),
   Layer.tap(() => collectStartupGarbage),
   Layer.provide(ConfigLive),
   Layer.provide(layerLogging),

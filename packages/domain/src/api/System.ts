@@ -1,5 +1,6 @@
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
+import { Unavailable } from "../Errors.ts"
 
 /**
  * A gas sponsor that needs its operator: below `SPONSOR_BALANCE_FLOOR_MIST` (the gas station answers 503 until it
@@ -23,9 +24,27 @@ export const Health = Schema.Struct({
   sponsor: Schema.optionalKey(SponsorHealth)
 })
 
+/** The process serves HTTP: nothing else is asked. */
+export const Live = Schema.Struct({ ok: Schema.Literal(true) })
+
+/** The store answers and every migration this build knows has been applied. */
+export const Ready = Schema.Struct({
+  ok: Schema.Literal(true),
+  store: Schema.Literal("up"),
+  migrations: Schema.Literal("done")
+})
+
 export class SystemApi extends HttpApiGroup.make("system", { topLevel: true }).add(
   HttpApiEndpoint.get("health", "/health", { success: Health }).annotateMerge(OpenApi.annotations({
       summary: "Health",
       description: "Whether the store and the chain answer, and the network served; and `sponsor` when the gas sponsor needs its operator: below SPONSOR_BALANCE_FLOOR_MIST (the gas station refuses until it is funded) or its funds unreadable. A low sponsor does not make the replica unhealthy: the status stays 200."
-    }))
+    })),
+  HttpApiEndpoint.get("live", "/health/live", { success: Live }).annotateMerge(OpenApi.annotations({
+    summary: "Liveness probe",
+    description: "200 `{ ok: true }` whenever the process serves HTTP; it asks neither the store nor the chain. For an orchestrator's liveness probe (and the container HEALTHCHECK): failing it means the process is wedged and should be restarted. Do not route traffic on it."
+  })),
+  HttpApiEndpoint.get("ready", "/health/ready", { success: Ready, error: Unavailable }).annotateMerge(OpenApi.annotations({
+    summary: "Readiness probe",
+    description: "200 when the store answers and every migration this build knows has been applied; otherwise 503 UNAVAILABLE with `reason` `store_unreachable` or `migrations_pending`. For a load balancer's or orchestrator's readiness check: send traffic only to replicas answering 200, but do not restart them on 503. The chain is deliberately not part of it (a Sui node blip must not take every replica out of the load balancer; chain-backed routes answer 503 on their own meanwhile, and `/health` reports the chain)."
+  }))
 ) {}

@@ -1,4 +1,4 @@
-import { Effect, Option } from "effect"
+import { Effect, Layer, Option } from "effect"
 import { HttpServerResponse } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
 import { SqlClient } from "effect/sql"
@@ -7,6 +7,7 @@ import type { SponsorHealth } from "@gateway/domain/api/System"
 import { Chain } from "@gateway/chain/Chain"
 import { AppConfig } from "../Config.ts"
 import { Sponsorship } from "../sponsorship/Sponsorship.ts"
+import { Readiness } from "../storage/Readiness.ts"
 
 export const SystemHandlers = HttpApiBuilder.group(
   Api,
@@ -15,6 +16,7 @@ export const SystemHandlers = HttpApiBuilder.group(
     const sql = yield* SqlClient.SqlClient
     const chain = yield* Chain
     const sponsorship = yield* Sponsorship
+    const readiness = yield* Readiness
     const floorMist = String((yield* AppConfig).sponsorBalanceFloorMist)
     // The store probe reads a table of ours, so a reachable server with our schema gone reads as down.
     const status = <A, E>(probe: Effect.Effect<A, E>) =>
@@ -30,7 +32,7 @@ export const SystemHandlers = HttpApiBuilder.group(
             : undefined
       })
     )
-    return handlers.handle("health", () =>
+    return handlers.handle("live", () => Effect.succeed({ ok: true as const })).handle("ready", () => readiness.check).handle("health", () =>
       Effect.map(
         Effect.all([status(sql`SELECT 1 FROM effect_sql_migrations LIMIT 1`), status(chain.health), sponsor], { concurrency: 3 }),
         ([store, chainStatus, sponsorHealth]) => {
@@ -47,4 +49,4 @@ export const SystemHandlers = HttpApiBuilder.group(
         }
       ))
   })
-)
+).pipe(Layer.provide(Readiness.layer))

@@ -1,6 +1,42 @@
 import { randomUUID } from "node:crypto"
-import { Config, Effect, Layer, Logger, References } from "effect"
+import { Config, ConfigProvider, Effect, Formatter, Layer, Logger, LogLevel, References } from "effect"
 import { HttpServerRequest } from "effect/http"
+
+/**
+ * `LOG_LEVEL` in any case (`debug`, `INFO`, `warn`…), default Info: trimmed and
+ * matched case-insensitively against effect's level names; anything else is a
+ * configuration error naming the variable and the accepted values.
+ */
+export const logLevelConfig: Config.Config<LogLevel.LogLevel> = Config.String("LOG_LEVEL").pipe(
+  Config.withDefault("Info"),
+  Config.flatMap((raw) => {
+    const wanted = raw.trim().toLowerCase()
+    const level = LogLevel.values.find((name) => name.toLowerCase() === wanted)
+    return level !== undefined
+      ? Config.succeed(level)
+      : Config.fail(
+        new ConfigProvider.SourceError({
+          message: `LOG_LEVEL must be one of ${LogLevel.values.join(", ")} (any case), got ${JSON.stringify(raw)}`
+        })
+      )
+  })
+)
+
+/**
+ * A log call's message as one string: effect hands the logger the call's
+ * arguments (an array when there are several); strings are kept, anything else
+ * JSON-encoded, and the parts joined by a space.
+ */
+export const messageText = (message: unknown): string =>
+  (Array.isArray(message) ? message : [message])
+    .map((part) => (typeof part === "string" ? part : Formatter.formatJson(part)))
+    .join(" ")
+
+/** effect's JSON line with `message` always a string (log collectors index it as text). */
+export const formatJsonLine = Logger.map(
+  Logger.formatStructured,
+  (entry) => Formatter.formatJson({ ...entry, message: messageText(entry.message) })
+)
 
 /**
  * Structured logs: one JSON object per line when stdout is not a terminal (what
@@ -9,12 +45,12 @@ import { HttpServerRequest } from "effect/http"
  */
 export const layerLogging = Layer.unwrap(
   Effect.gen(function*() {
-    const level = yield* Config.LogLevel("LOG_LEVEL").pipe(Config.withDefault("Info"))
+    const level = yield* logLevelConfig
     // JSON lines are written in batches: one write per 50 ms instead of one per request keeps the
     // access log from costing a syscall on every call.
     const logger = process.stdout.isTTY
       ? Effect.succeed(Logger.consolePretty())
-      : Logger.batched(Logger.formatJson, {
+      : Logger.batched(formatJsonLine, {
         window: "50 millis",
         flush: (lines) => Effect.sync(() => process.stdout.write(`${lines.join("\n")}\n`))
       })

@@ -73,5 +73,14 @@ describe("a live gateway whose chain is down", () => {
         assert.strictEqual(yield* signerRows, before)
         assert.strictEqual((yield* client.delegatedSigners.list({ query: {} }).pipe(asOwner)).delegatedSigners.length, 0)
       }))
+
+    it.effect("stays ready (the chain is not part of readiness) and live, while /health is 503", () =>
+      Effect.gen(function*() {
+        const baseUrl = yield* BaseUrl
+        const get = (path: string) => Effect.promise(() => fetch(`${baseUrl}${path}`).then(async (r) => ({ status: r.status, body: await r.json() })))
+        assert.strictEqual((yield* get("/health")).status, 503)
+        assert.deepStrictEqual(yield* get("/health/ready"), { status: 200, body: { ok: true, store: "up", migrations: "done" } })
+        assert.deepStrictEqual(yield* get("/health/live"), { status: 200, body: { ok: true } })
+      }))
   })
 })
