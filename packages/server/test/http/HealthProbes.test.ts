@@ -52,7 +52,8 @@ describe("health probes", () => {
           Effect.orDie
         )
         assert.deepStrictEqual(back, { status: 200, body: READY })
-      }).pipe(Effect.ensuring(StoreSwitch.use((s) => s.up))))
+        // Brought up once only: on PostgreSQL a second `up` finds no schema to rename back.
+      }).pipe(Effect.onError(() => StoreSwitch.use((s) => s.up))))
   })
 })
 

@@ -20,7 +20,7 @@ import { SettlementNode } from "./SettlementNode.ts"
 import { cosignBeforeForwarding, type Held, settleAgainstKept, settleWithAnswer } from "./SettleWithAnswer.ts"
 import { inFlight, sellerFailed } from "./SignFirstRefusals.ts"
 import { SignFirstRepo } from "./SignFirstRepo.ts"
-import { readSignedPayment, verifySignedPayment } from "./VerifySignedPayment.ts"
+import { ALREADY_EXECUTED, readSignedPayment, verifySignedPayment } from "./VerifySignedPayment.ts"
 
 /**
  * Forwards a reserved payment once and settles it after the answer: the seller failed (nothing executed, the
@@ -90,7 +90,19 @@ const present = Effect.fnUntraced(function*(
   }
   const asked = askedCallOf(yield* (yield* Catalog).atRevision(challenge.serviceId, challenge.revision))
   const cosignedBefore = Option.exists(recorded, (p) => p.signatures.length > 1)
-  const verified = yield* verifySignedPayment(read, credential, target, challenge, asked, cosignedBefore)
+  const verified = yield* verifySignedPayment(read, credential, target, challenge, asked, cosignedBefore).pipe(
+    // Executed while this request verified it: a concurrent presentation settled it, and its record answers.
+    Effect.catchIf(
+      (e) => e instanceof Conflict && e.reason === ALREADY_EXECUTED,
+      (executed) =>
+        Effect.flatMap(repo.find(read.digest), (now) =>
+          Option.isSome(now) && now.value.status !== "not_charged" ? Effect.succeed(now.value) : Effect.fail(executed))
+    )
+  )
+  if ("status" in verified) {
+    const answered = yield* answerRecorded(target, credential, verified)
+    return Option.isSome(answered) ? answered.value : yield* inFlight()
+  }
   const recordedMeanwhile = yield* reserveSigned(verified, credential.signature)
   if (Option.isSome(recordedMeanwhile)) {
     const answered = yield* answerRecorded(target, credential, recordedMeanwhile.value)

@@ -33,6 +33,9 @@ export interface VerifiedPayment extends ReadPayment {
   readonly grantAvailable: bigint | undefined
 }
 
+/** The reason of a payment the chain executed before this presentation verified it. */
+export const ALREADY_EXECUTED = "payment_already_executed"
+
 const invalid = (reason: string) => new Invalid({ message: "The signed payment does not pay this challenge; nothing was charged", reason })
 
 /** The presented bytes, read and their shape checked: INVALID, naming the part, when they are not a payment. */
@@ -99,7 +102,7 @@ export const verifySignedPayment = Effect.fnUntraced(function*(
   // Simulated and looked up together: a transaction executed already may simulate again (address balances, shared inputs only).
   const [simulated, executed] = yield* Effect.all([node.simulate(bytes), node.executed(digest)], { concurrency: 2 })
   if (Option.isSome(executed)) {
-    return yield* new Conflict({ message: "This signed payment was executed already: it cannot pay a new call", reason: "payment_already_executed" })
+    return yield* new Conflict({ message: "This signed payment was executed already: it cannot pay a new call", reason: ALREADY_EXECUTED })
   }
   const proved = checkSimulatedPayment(simulated, tx, { pkg: chain.pkg, asked, nonce: credential.nonce })
   if (!proved.ok) return yield* invalid(proved.reason)
