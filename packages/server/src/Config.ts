@@ -1,6 +1,7 @@
-import { Config, ConfigProvider, Context, Layer, Option, type Redacted, Result } from "effect"
+import { Config, ConfigProvider, Context, Layer, Option, Redacted, Result } from "effect"
 import { IpNetwork } from "effect/net"
 import { genesisRegistryId, LOCAL_ORIGINAL_ID, localPackage } from "@gateway/chain/LocalNetwork"
+import { keypairFromExport } from "@gateway/domain/chain/KeypairExport"
 import { MAX_CREATE_LIFETIME_MS, type SpendAccountPackage } from "@gateway/domain/chain/SpendAccountModule"
 import { SuiAddress } from "@gateway/domain/SuiAddress"
 
@@ -165,33 +166,92 @@ export const defaults: AppConfigShape = {
   mcpSessionIdleMs: 30 * 60 * 1000
 }
 
-const int = (name: string, fallback: number) => Config.Int(name).pipe(Config.withDefault(fallback))
+/** One thing wrong with the environment: the variable it is about and what is wrong with it (never its value when secret). */
+export interface ConfigProblem {
+  readonly variable: string
+  readonly message: string
+}
 
-const list = (name: string, fallback: ReadonlyArray<string>) =>
+/** Every problem found in one reading: the cause of the one error `fromEnv` fails with. */
+export class ConfigProblems {
+  readonly _tag = "ConfigProblems"
+  readonly problems: ReadonlyArray<ConfigProblem>
+  constructor(problems: ReadonlyArray<ConfigProblem>) {
+    this.problems = problems
+  }
+  toString() {
+    return this.problems.map((problem) => problem.message).join("\n")
+  }
+}
+
+const refuse = (message: string, cause?: unknown) => Config.fail(new ConfigProvider.SourceError({ message, cause }))
+
+/** The problems a failed `fromEnv` found, all of them; an error of any other origin as one problem. */
+export const configProblems = (error: Config.ConfigError): ReadonlyArray<ConfigProblem> =>
+  error.cause._tag === "SourceError" && error.cause.cause instanceof ConfigProblems
+    ? error.cause.cause.problems
+    : [{ variable: "unknown", message: error.message }]
+
+/** A reading that goes on past a bad variable: its value, or the problems found. */
+type Checked<A> = Config.Config<Result.Result<A, ReadonlyArray<ConfigProblem>>>
+
+/** What is wrong with `variable`: the refusal's own sentence, or effect's expectation, quoting no value. */
+const describe = (variable: string, error: Config.ConfigError): string => {
+  if (error.cause._tag === "SourceError") return error.cause.message
+  const expected = (error.cause.message.split("\n")[0] ?? "").trim()
+  return `${variable}: ${expected.charAt(0).toLowerCase()}${expected.slice(1)}`
+}
+
+/** One variable read on its own: a failure becomes a problem naming it instead of ending the reading. */
+const check = <A>(variable: string, config: Config.Config<A>): Checked<A> =>
+  config.pipe(
+    Config.map((value): Result.Result<A, ReadonlyArray<ConfigProblem>> => Result.succeed(value)),
+    Config.orElse((error) => Config.succeed(Result.fail([{ variable, message: describe(variable, error) }])))
+  )
+
+/** Independent readings together: every value, or every problem any of them found. */
+const collect = <const R extends Record<string, Checked<any>>>(
+  fields: R
+): Checked<{ -readonly [K in keyof R]: R[K] extends Checked<infer A> ? A : never }> =>
+  Config.map(Config.all(fields), (results) => {
+    const entries = Object.entries(results as Record<string, Result.Result<unknown, ReadonlyArray<ConfigProblem>>>)
+    const problems = entries.flatMap(([, result]) => (Result.isFailure(result) ? result.failure : []))
+    if (problems.length > 0) return Result.fail(problems)
+    return Result.succeed(Object.fromEntries(entries.map(([key, result]) => [key, Result.isSuccess(result) ? result.success : undefined])) as any)
+  })
+
+const int = (name: string, fallback: number) => check(name, Config.Int(name).pipe(Config.withDefault(fallback)))
+
+const listOf = (name: string, fallback: ReadonlyArray<string>) =>
   Config.String(name).pipe(
     Config.map((value) => value.split(",").map((s) => s.trim()).filter((s) => s.length > 0)),
     Config.withDefault(fallback)
   )
 
-const refuse = (message: string, cause?: unknown) => Config.fail(new ConfigProvider.SourceError({ message, cause }))
+const list = (name: string, fallback: ReadonlyArray<string>) => check(name, listOf(name, fallback))
 
 /** Comma-separated networks in CIDR form; one that does not parse fails start-up, naming it. */
 const networks = (name: string) =>
-  list(name, []).pipe(Config.flatMap((values) => {
-    const parsed: Array<IpNetwork.IpNetwork> = []
-    for (const value of values) {
-      const network = IpNetwork.fromString(value)
-      if (Result.isFailure(network)) return refuse(`${name}: "${value}" is not a network in CIDR form (e.g. 10.0.0.0/8 or 203.0.113.7/32)`)
-      parsed.push(network.success)
-    }
-    return Config.succeed(parsed)
-  }))
+  check(
+    name,
+    listOf(name, []).pipe(Config.flatMap((values) => {
+      const parsed: Array<IpNetwork.IpNetwork> = []
+      for (const value of values) {
+        const network = IpNetwork.fromString(value)
+        if (Result.isFailure(network)) return refuse(`${name}: "${value}" is not a network in CIDR form (e.g. 10.0.0.0/8 or 203.0.113.7/32)`)
+        parsed.push(network.success)
+      }
+      return Config.succeed(parsed)
+    }))
+  )
 
 /** A live-mode setting whose failure tells the operator what live mode needs, not just what the parser expected. */
 const requiredLive = <A>(name: string, expected: string, config: Config.Config<A>) =>
-  Config.orElse(config, (error) => refuse(`${name} must be ${expected} when SUI_GRPC_URL is set`, error))
+  check(name, Config.orElse(config, (error) => refuse(`${name} must be ${expected} when SUI_GRPC_URL is set`, error)))
 
 const packageId = (name: string, expected: string) => requiredLive(name, expected, Config.schema(SuiAddress, name))
+
+const grpcUrl = Config.option(Config.String("SUI_GRPC_URL"))
 
 /**
  * Which chain the gateway runs on. Live mode (SUI_GRPC_URL set) must name its
@@ -201,33 +261,26 @@ const packageId = (name: string, expected: string) => requiredLive(name, expecte
  * endpoint; it is refused rather than ignored, so nobody runs on LocalLedger
  * believing they are live.
  */
-const chainConfig = Config.option(Config.String("SUI_RPC_URL")).pipe(
-  Config.flatMap(Option.match({
-    onSome: () =>
-      refuse(
-        "SUI_RPC_URL is no longer read: Sui retired JSON-RPC. Set SUI_GRPC_URL to a full node's gRPC URL (e.g. https://fullnode.testnet.sui.io:443) instead"
-      ),
-    onNone: () => Config.option(Config.String("SUI_GRPC_URL"))
-  })),
+const chainSettings = grpcUrl.pipe(
   Config.flatMap(Option.match({
     onNone: () =>
-      Config.all({
-        suiGrpcUrl: Config.succeed(Option.none<string>()),
-        network: Config.String("SUI_NETWORK").pipe(Config.withDefault(defaults.network)),
-        originalId: Config.schema(SuiAddress, "SPEND_ACCOUNT_PACKAGE").pipe(Config.withDefault(LOCAL_ORIGINAL_ID)),
-        publishedAt: Config.option(Config.schema(SuiAddress, "SPEND_ACCOUNT_PUBLISHED_AT")),
-        registryId: Config.option(Config.schema(SuiAddress, "SPEND_ACCOUNT_REGISTRY"))
-      }).pipe(Config.map(({ originalId, publishedAt, registryId, ...rest }) => ({
+      collect({
+        suiGrpcUrl: check("SUI_GRPC_URL", Config.succeed(Option.none<string>())),
+        network: check("SUI_NETWORK", Config.String("SUI_NETWORK").pipe(Config.withDefault(defaults.network))),
+        originalId: check("SPEND_ACCOUNT_PACKAGE", Config.schema(SuiAddress, "SPEND_ACCOUNT_PACKAGE").pipe(Config.withDefault(LOCAL_ORIGINAL_ID))),
+        publishedAt: check("SPEND_ACCOUNT_PUBLISHED_AT", Config.option(Config.schema(SuiAddress, "SPEND_ACCOUNT_PUBLISHED_AT"))),
+        registryId: check("SPEND_ACCOUNT_REGISTRY", Config.option(Config.schema(SuiAddress, "SPEND_ACCOUNT_REGISTRY")))
+      }).pipe(Config.map(Result.map(({ originalId, publishedAt, registryId, ...rest }) => ({
         ...rest,
         spendAccountPackage: {
           originalId,
           publishedAt: Option.getOrElse(publishedAt, () => originalId),
           registryId: Option.getOrElse(registryId, () => genesisRegistryId(originalId))
-        }
-      }))),
+        } as SpendAccountPackage
+      })))),
     onSome: (url) =>
-      Config.all({
-        suiGrpcUrl: Config.succeed(Option.some(url)),
+      collect({
+        suiGrpcUrl: check("SUI_GRPC_URL", Config.succeed(Option.some(url))),
         network: requiredLive(
           "SUI_NETWORK",
           "localnet, devnet, testnet or mainnet",
@@ -240,30 +293,89 @@ const chainConfig = Config.option(Config.String("SUI_RPC_URL")).pipe(
           Config.option(Config.schema(SuiAddress, "SPEND_ACCOUNT_PUBLISHED_AT"))
         ),
         registryId: packageId("SPEND_ACCOUNT_REGISTRY", "the id of the package's shared Registry (0x and 64 lowercase hex digits)")
-      }).pipe(Config.map(({ originalId, publishedAt, registryId, ...rest }) => ({
+      }).pipe(Config.map(Result.map(({ originalId, publishedAt, registryId, ...rest }) => ({
         ...rest,
-        spendAccountPackage: { originalId, publishedAt: Option.getOrElse(publishedAt, () => originalId), registryId }
-      })))
+        network: rest.network as string,
+        spendAccountPackage: { originalId, publishedAt: Option.getOrElse(publishedAt, () => originalId), registryId } as SpendAccountPackage
+      }))))
+  }))
+)
+
+const chainConfig = collect({
+  retired: check(
+    "SUI_RPC_URL",
+    Config.option(Config.String("SUI_RPC_URL")).pipe(Config.flatMap(Option.match({
+      onSome: () =>
+        refuse(
+          "SUI_RPC_URL is no longer read: Sui retired JSON-RPC. Set SUI_GRPC_URL to a full node's gRPC URL (e.g. https://fullnode.testnet.sui.io:443) instead"
+        ),
+      onNone: () => Config.succeed(undefined)
+    })))
+  ),
+  chain: chainSettings
+}).pipe(Config.map(Result.map(({ chain }) => chain)))
+
+/**
+ * CREDENTIALS_KEY: 32 bytes, base64 (what SellerCredentials seals under), and
+ * required in live mode. Checked here, before the store is opened, never quoting the value.
+ */
+const credentialsKey = check(
+  "CREDENTIALS_KEY",
+  Config.all({ key: Config.option(Config.Redacted("CREDENTIALS_KEY")), live: grpcUrl }).pipe(Config.flatMap(({ key, live }): Config.Config<Option.Option<Redacted.Redacted>> => {
+    if (Option.isNone(key)) {
+      return Option.isSome(live)
+        ? refuse("CREDENTIALS_KEY must be set when SUI_GRPC_URL is set: sellers' upstream secrets are encrypted under it (e.g. `openssl rand -base64 32`)")
+        : Config.succeed(key)
+    }
+    return Buffer.from(Redacted.value(key.value), "base64").length === 32
+      ? Config.succeed(key)
+      : refuse("CREDENTIALS_KEY must be 32 bytes, base64-encoded (e.g. `openssl rand -base64 32`); the value is not shown")
+  }))
+)
+
+/** SPONSOR_KEY, when set: a key export SponsorKey can use, checked before the store is opened, never quoting the value. */
+const sponsorKey = check(
+  "SPONSOR_KEY",
+  Config.option(Config.Redacted("SPONSOR_KEY")).pipe(Config.flatMap((key): Config.Config<Option.Option<Redacted.Redacted>> =>
+    Option.isNone(key) || keypairFromExport(Redacted.value(key.value)) !== undefined
+      ? Config.succeed(key)
+      : refuse("SPONSOR_KEY must be a Sui private key export (suiprivkey1…) of an Ed25519, Secp256k1 or Secp256r1 key; the value is not shown")
+  ))
+)
+
+/** DATABASE_URL, when set: a PostgreSQL URL. The message never quotes it: it may hold a password. */
+const databaseUrl = check(
+  "DATABASE_URL",
+  Config.option(Config.Redacted("DATABASE_URL")).pipe(Config.flatMap((url): Config.Config<Option.Option<Redacted.Redacted>> => {
+    if (Option.isNone(url)) return Config.succeed(url)
+    const protocol = URL.canParse(Redacted.value(url.value)) ? new URL(Redacted.value(url.value)).protocol : undefined
+    return protocol === "postgres:" || protocol === "postgresql:"
+      ? Config.succeed(url)
+      : refuse("DATABASE_URL must be a PostgreSQL URL (postgres://user:password@host:5432/database); the value is not shown")
   }))
 )
 
 export class AppConfig extends Context.Service<AppConfig, AppConfigShape>()("@gateway/server/AppConfig") {
-  static readonly fromEnv: Config.Config<AppConfigShape> = Config.all({
-    host: Config.String("HOST").pipe(Config.withDefault(defaults.host)),
-    port: Config.Port("PORT").pipe(Config.withDefault(defaults.port)),
-    publicUrl: Config.option(Config.String("PUBLIC_URL")),
-    databaseUrl: Config.option(Config.Redacted("DATABASE_URL")),
-    dataDir: Config.String("DATA_DIR").pipe(Config.map(Option.some), Config.withDefault(defaults.dataDir)),
-    internalHopSecret: Config.option(Config.Redacted("INTERNAL_HOP_SECRET")),
+  static readonly fromEnv: Config.Config<AppConfigShape> = collect({
+    host: check("HOST", Config.String("HOST").pipe(Config.withDefault(defaults.host))),
+    port: check("PORT", Config.Port("PORT").pipe(Config.withDefault(defaults.port))),
+    publicUrl: check("PUBLIC_URL", Config.option(Config.String("PUBLIC_URL"))),
+    databaseUrl,
+    dataDir: check("DATA_DIR", Config.String("DATA_DIR").pipe(Config.map(Option.some), Config.withDefault(defaults.dataDir))),
+    internalHopSecret: check("INTERNAL_HOP_SECRET", Config.option(Config.Redacted("INTERNAL_HOP_SECRET"))),
     internalHopWindowMs: int("INTERNAL_HOP_WINDOW_MS", defaults.internalHopWindowMs),
     sessionTtlMs: int("SESSION_TTL_MS", defaults.sessionTtlMs),
     challengeTtlMs: int("CHALLENGE_TTL_MS", defaults.challengeTtlMs),
-    pendingGrantTtlMs: int("PENDING_GRANT_TTL_MS", defaults.pendingGrantTtlMs).pipe(
-      // The create's deadline: the module refuses one more than a week away (EDeadlineTooFar), so every create would abort.
-      Config.flatMap((ms) =>
-        ms > 0 && BigInt(ms) <= MAX_CREATE_LIFETIME_MS
-          ? Config.succeed(ms)
-          : refuse(`PENDING_GRANT_TTL_MS must be between 1 and ${MAX_CREATE_LIFETIME_MS} (a week, the furthest deadline a create may carry on chain), not ${ms}`)
+    pendingGrantTtlMs: check(
+      "PENDING_GRANT_TTL_MS",
+      Config.Int("PENDING_GRANT_TTL_MS").pipe(
+        Config.withDefault(defaults.pendingGrantTtlMs),
+        // The create's deadline: the module refuses one more than a week away (EDeadlineTooFar), so every create would abort.
+        Config.flatMap((ms) =>
+          ms > 0 && BigInt(ms) <= MAX_CREATE_LIFETIME_MS
+            ? Config.succeed(ms)
+            : refuse(`PENDING_GRANT_TTL_MS must be between 1 and ${MAX_CREATE_LIFETIME_MS} (a week, the furthest deadline a create may carry on chain), not ${ms}`)
+        )
       )
     ),
     ledgerCheckpointMs: int("LEDGER_CHECKPOINT_MS", defaults.ledgerCheckpointMs),
@@ -280,14 +392,14 @@ export class AppConfig extends Context.Service<AppConfig, AppConfigShape>()("@ga
     upstreamMaxBodyBytes: int("UPSTREAM_MAX_BODY_BYTES", defaults.upstreamMaxBodyBytes),
     upstreamTimeoutMs: int("UPSTREAM_TIMEOUT_MS", defaults.upstreamTimeoutMs),
     paidAnswerRetentionMs: int("PAID_ANSWER_RETENTION_MS", defaults.paidAnswerRetentionMs),
-    credentialsKey: Config.option(Config.Redacted("CREDENTIALS_KEY")),
+    credentialsKey,
     sellerMaxDrafts: int("SELLER_MAX_DRAFTS", defaults.sellerMaxDrafts),
     sellerMaxLive: int("SELLER_MAX_LIVE", defaults.sellerMaxLive),
     llmsTxtMaxServices: int("LLMS_TXT_MAX_SERVICES", defaults.llmsTxtMaxServices),
     requestTimeoutMs: int("REQUEST_TIMEOUT_MS", defaults.requestTimeoutMs),
     headersTimeoutMs: int("HEADERS_TIMEOUT_MS", defaults.headersTimeoutMs),
     keepAliveTimeoutMs: int("KEEP_ALIVE_TIMEOUT_MS", defaults.keepAliveTimeoutMs),
-    sponsorKey: Config.option(Config.Redacted("SPONSOR_KEY")),
+    sponsorKey,
     sponsorGasBudgetMax: int("SPONSOR_GAS_BUDGET_MAX", defaults.sponsorGasBudgetMax),
     sponsorPerOwnerPerMinute: int("SPONSOR_PER_OWNER_PER_MINUTE", defaults.sponsorPerOwnerPerMinute),
     sponsorOwnerGasPerDay: int("SPONSOR_OWNER_GAS_PER_DAY", defaults.sponsorOwnerGasPerDay),
@@ -306,7 +418,11 @@ export class AppConfig extends Context.Service<AppConfig, AppConfigShape>()("@ga
     mcpSessionsPerClient: int("MCP_SESSIONS_PER_CLIENT", defaults.mcpSessionsPerClient),
     mcpSessionIdleMs: int("MCP_SESSION_IDLE_MS", defaults.mcpSessionIdleMs),
     chain: chainConfig
-  }).pipe(Config.map(({ chain, ...config }) => ({ ...config, ...chain })))
+  }).pipe(Config.flatMap(Result.match({
+    // Every problem at once, so one restart finds them all; main.ts prints one line each.
+    onFailure: (problems) => refuse(problems.map((problem) => problem.message).join("\n"), new ConfigProblems(problems)),
+    onSuccess: ({ chain, ...config }) => Config.succeed<AppConfigShape>({ ...config, ...chain })
+  })))
 
   static readonly layer = (config: AppConfigShape) => Layer.succeed(AppConfig, AppConfig.of(config))
 }

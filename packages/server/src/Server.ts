@@ -30,6 +30,7 @@ import { SpendAccounts } from "./owners/SpendAccounts.ts"
 import { Sponsorship } from "./sponsorship/Sponsorship.ts"
 import { UpstreamForwarder } from "./upstream/UpstreamForwarder.ts"
 import { withRequestId } from "./observability/Logging.ts"
+import { NoteMatchedRoute, recordHttpMetrics } from "./observability/HttpMetrics.ts"
 import { layerMigrations } from "./storage/Migrations.ts"
 import { SuiNode } from "./sui/SuiNode.ts"
 
@@ -70,9 +71,11 @@ const serve = <R>(chainRoutes: Layer.Layer<never, never, R>) =>
       const server = createGatewayServer(reads, config)
       // Behind trusted proxies the client is the first untrusted address of X-Forwarded-For; from anyone else the header is ignored.
       const clientAddress = config.trustedProxies.length === 0 ? identity : HttpMiddleware.xForwardedHeaders({ trustedProxies: config.trustedProxies })
-      const served = HttpRouter.serve(Layer.mergeAll(HttpApp, McpRoutes, chainRoutes), {
+      // Every route notes its pattern, for the request metrics (by route, not raw path: bounded series).
+      const routes = Layer.mergeAll(HttpApp, McpRoutes, chainRoutes).pipe(Layer.provide(NoteMatchedRoute))
+      const served = HttpRouter.serve(routes, {
         disableLogger: true,
-        middleware: (app) => withRequestId(HttpMiddleware.logger(clientAddress(app)))
+        middleware: (app) => withRequestId(HttpMiddleware.logger(recordHttpMetrics(clientAddress(app))))
       })
       // Paid calls without a credential the app has challenged before are answered by the Node server too.
       const challenges = Layer.effectDiscard(Effect.map(answerChallenge, (answer) => server.answerChallengesWith(answer)))

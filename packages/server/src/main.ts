@@ -1,15 +1,45 @@
 import { NodeRuntime } from "@effect/platform-node"
-import { Effect, Layer, Option } from "effect"
-import { AppConfig } from "./Config.ts"
+import { Config, Effect, Layer, Option, Result } from "effect"
+import { AppConfig, type AppConfigShape, type ConfigProblem, configProblems } from "./Config.ts"
 import { LedgerJournalSql } from "./localMode/LedgerJournalSql.ts"
 import { layerLocalGateway } from "./localMode/LocalMode.ts"
-import { layerLogging } from "./observability/Logging.ts"
+import { layerLogging, logLevelConfig } from "./observability/Logging.ts"
 import { layerServerLive, layerStore } from "./Server.ts"
 import * as Database from "./storage/Database.ts"
 import { layerLedgerWriterLock } from "./storage/LedgerWriterLock.ts"
 
+/**
+ * Every configuration problem at once (LOG_LEVEL's too), before the store is
+ * opened or anything written: one JSON line at Error per problem on stdout,
+ * then one short summary on stderr, and exit 1. The messages never quote a
+ * secret (AppConfig leaves them out).
+ */
+const reportAndExit = (problems: ReadonlyArray<ConfigProblem>) =>
+  Effect.callback<never>(() => {
+    const timestamp = new Date().toISOString()
+    const lines = problems.map((problem) =>
+      JSON.stringify({ message: problem.message, level: "ERROR", timestamp, variable: problem.variable, annotations: { variable: problem.variable } })
+    )
+    const summary = `${problems.length} configuration problem${problems.length === 1 ? "" : "s"}: ${
+      problems.map((problem) => problem.variable).join(", ")
+    }; see README "Configuration"`
+    process.stdout.write(`${lines.join("\n")}\n`, () => process.stderr.write(`${summary}\n`, () => process.exit(1)))
+  })
+
+const attempt = <A>(config: Config.Config<A>) => Effect.result(Effect.gen(function*() { return yield* config }))
+
+const readConfig = Effect.gen(function*() {
+  const config = yield* attempt(AppConfig.fromEnv)
+  const level = yield* attempt(logLevelConfig)
+  const problems = [
+    ...(Result.isFailure(level) ? [{ variable: "LOG_LEVEL", message: level.failure.cause.message }] : []),
+    ...(Result.isFailure(config) ? configProblems(config.failure) : [])
+  ]
+  return Result.isSuccess(config) && problems.length === 0 ? config.success : yield* reportAndExit(problems)
+})
+
 /** `npm start`: the whole gateway on the embedded defaults (PGlite kept in ./data, LocalLedger), or on PostgreSQL when DATABASE_URL is set. */
-const ConfigLive = Layer.effect(AppConfig, Effect.map(AppConfig.fromEnv, AppConfig.of))
+const ConfigLive = (config: AppConfigShape) => AppConfig.layer(config)
 
 /**
  * LocalLedger journaled in the store by default; on PostgreSQL, replicas share
@@ -46,11 +76,15 @@ const collectStartupGarbage = Effect.sync(() => globalThis.gc?.())
  */
 const ShutdownLine = Layer.effectDiscard(Effect.addFinalizer(() => Effect.logInfo("gateway stopped")))
 
-Gateway.pipe(
-  Layer.provide(ShutdownLine),
-  Layer.tap(() => collectStartupGarbage),
-  Layer.provide(ConfigLive),
-  Layer.provide(layerLogging),
-  Layer.launch,
+readConfig.pipe(
+  Effect.flatMap((config) =>
+    Gateway.pipe(
+      Layer.provide(ShutdownLine),
+      Layer.tap(() => collectStartupGarbage),
+      Layer.provide(ConfigLive(config)),
+      Layer.provide(layerLogging),
+      Layer.launch
+    )
+  ),
   NodeRuntime.runMain
 )

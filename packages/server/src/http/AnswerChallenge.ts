@@ -6,11 +6,16 @@ import { BatchedLimits } from "../limits/BatchedLimits.ts"
 import { ChallengeTemplates } from "../paidCalls/ChallengeTemplates.ts"
 import { challengeBucket, challengeQuota } from "../paidCalls/HandlePaidCall.ts"
 import { clientAddress } from "./ClientAddress.ts"
+import { recordRequestUnsafe } from "../observability/HttpMetrics.ts"
+import { countPaidCallUnsafe } from "../observability/PaidCallMetrics.ts"
 
 /**
  * `/v1/pay/{serviceId}` written exactly as the app routes it, with at most a query of plain URL characters:
  * anything else (a trailing slash, other case, escapes in the path, a fragment) is the app's to route.
  */
+/** The paid-call route's pattern, the label its requests are counted under. */
+const PAID_CALL_ROUTE = "/v1/pay/:serviceId"
+
 const PAID_CALL = /^\/v1\/pay\/(svc_[0-9a-z]{26})(?:\?[A-Za-z0-9\-._~!$&'()*+,;=:@/?%]*)?$/
 
 /** Says it carries no body: any body is the app's to read or refuse. */
@@ -36,6 +41,7 @@ export const answerChallenge = Effect.gen(function*() {
   const templates = yield* ChallengeTemplates
   const limits = yield* BatchedLimits
   const clock = yield* Clock.Clock
+  const context = yield* Effect.context<never>()
   const quota = challengeQuota(config)
   return (request: IncomingMessage, response: ServerResponse): boolean => {
     const url = request.url ?? ""
@@ -51,6 +57,9 @@ export const answerChallenge = Effect.gen(function*() {
     const { body, headers } = template.mint(nowMs)
     // The headers in the order effect writes them, so the answer is the app's to the byte (but for its Date).
     response.writeHead(402, { ...headers, "content-type": "application/json", "content-length": String(Buffer.byteLength(body)) }).end(body)
+    // Counted as the app counts its own 402s (HttpMetrics.ts, HandlePaidCall.ts).
+    recordRequestUnsafe(context, PAID_CALL_ROUTE, request.method ?? "GET", 402, (clock.currentTimeMillisUnsafe() - nowMs) / 1000)
+    countPaidCallUnsafe(context, "challenge", "402")
     return true
   }
 })

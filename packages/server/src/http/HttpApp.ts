@@ -14,6 +14,7 @@ import { SellersHandlers } from "../catalog/SellersHandlers.ts"
 import { ServicesHandlers } from "../catalog/ServicesHandlers.ts"
 import { RefuseNulUrls } from "./NulText.ts"
 import { PaidCallRoute } from "../paidCalls/PaidCallRoute.ts"
+import { MetricsRoute } from "../observability/MetricsRoute.ts"
 import { PoliciesHandlers } from "../owners/PoliciesHandlers.ts"
 import { SpendAccountsHandlers } from "../owners/SpendAccountsHandlers.ts"
 import { SponsorshipHandlers } from "../sponsorship/SponsorshipHandlers.ts"
@@ -30,5 +31,5 @@ const ApiRoutes = HttpApiBuilder.layer(Api, { openapiPath: "/openapi.json" }).pi
   Layer.provide(RequestErrorsLive)
 )
 
-/** Every route the gateway serves on any chain: the API, paid calls, the reference page at /docs, caching and error bodies. */
-export const HttpApp = Layer.mergeAll(ApiRoutes, PaidCallRoute, DocsPage, ConsoleRoutes, CatalogCaching, RefuseNulUrls, ErrorBodies)
+/** Every route the gateway serves on any chain: the API, paid calls, the reference page at /docs, metrics, caching and error bodies. */
+export const HttpApp = Layer.mergeAll(ApiRoutes, PaidCallRoute, DocsPage, MetricsRoute, ConsoleRoutes, CatalogCaching, RefuseNulUrls, ErrorBodies)

@@ -9,8 +9,9 @@ import { BatchedLimits } from "../limits/BatchedLimits.ts"
 import { RateLimits } from "../limits/RateLimits.ts"
 import { PAYMENT_REQUIRED } from "./ChallengeTemplates.ts"
 import { mintChallenge } from "./MintChallenge.ts"
+import { countPaidCall, type PaidCallFlow } from "../observability/PaidCallMetrics.ts"
 import type { PaidCallRefusal, PaidCallRequest, PaidCallResult } from "./PaidCallRequest.ts"
-import { readCredential, readSignedCredential } from "./PaymentChallenge.ts"
+import { type PaymentCredential, readCredential, readSignedCredential, type SignedCredential } from "./PaymentChallenge.ts"
 import { PaymentChallengeKey } from "./PaymentChallengeKey.ts"
 import { presentPayment } from "./PresentPayment.ts"
 import { presentSignedPayment } from "./signFirst/PresentSignedPayment.ts"
@@ -43,17 +44,17 @@ const notThePresentersFault = (exit: Exit.Exit<PaidCallResult, PaidCallRefusal>)
     )
 
 /** A call to a service's paid-call address: refused for its method, challenged without a credential, or presented. */
-export const handlePaidCall = Effect.fn("PaidCalls.handle")(function*(request: PaidCallRequest) {
+const answerPaidCall = Effect.fnUntraced(function*(
+  request: PaidCallRequest,
+  signed: SignedCredential | undefined,
+  credential: PaymentCredential | undefined
+) {
   const config = yield* AppConfig
   const target = yield* (yield* Catalog).forForwarding(request.serviceId)
   const { entry } = target
   // A service is paid for, and called, only with its declared method: no other is challenged, accepted or forwarded.
   const allow = allowedMethods(entry.method)
   if (!allow.includes(request.method)) return { _tag: "MethodNotAllowed" as const, allow }
-  const { mppSecret } = yield* PaymentChallengeKey
-  // Sign-first first: an `exact` payment, or MPP's signed transaction; then an upfront payment's digest.
-  const signed = readSignedCredential(request.headers, mppSecret)
-  const credential = signed === undefined ? readCredential(request.headers, mppSecret) : undefined
   const presented = signed !== undefined
     ? Effect.exit(presentSignedPayment(request, target, signed))
     : credential !== undefined
@@ -74,4 +75,17 @@ export const handlePaidCall = Effect.fn("PaidCalls.handle")(function*(request: P
   const exit = yield* presented
   if (notThePresentersFault(exit)) yield* Effect.ignore(rateLimits.giveBack(taken, 1))
   return yield* exit
+})
+
+/**
+ * A paid call, counted by its flow and outcome (observability/PaidCallMetrics.ts) once answered or refused:
+ * the one place every paid call the app answers passes (the Node server's own 402s count themselves).
+ */
+export const handlePaidCall = Effect.fn("PaidCalls.handle")(function*(request: PaidCallRequest) {
+  const { mppSecret } = yield* PaymentChallengeKey
+  // Sign-first first: an `exact` payment, or MPP's signed transaction; then an upfront payment's digest.
+  const signed = readSignedCredential(request.headers, mppSecret)
+  const credential = signed === undefined ? readCredential(request.headers, mppSecret) : undefined
+  const flow: PaidCallFlow = signed !== undefined ? "sign_first" : credential !== undefined ? "upfront" : "challenge"
+  return yield* answerPaidCall(request, signed, credential).pipe(countPaidCall(flow))
 })
