@@ -54,22 +54,23 @@ export const parsePrometheusText = (text: string): ReadonlyArray<Family> => {
   const families = new Map<string, { type: Family["type"]; help: string | undefined; samples: Array<Sample> }>()
   const helps = new Map<string, string>()
   for (const line of text.split("\n").slice(0, -1)) {
-    const help = HELP.exec(line)
-    const type = TYPE.exec(line)
-    if (help !== null) {
-      if (helps.has(help[1]!)) throw new Error(`Repeated HELP: ${line}`)
-      helps.set(help[1]!, unescape(help[2]!))
-    } else if (type !== null) {
-      if (families.has(type[1]!)) throw new Error(`Repeated TYPE: ${line}`)
-      families.set(type[1]!, { type: type[2] as Family["type"], help: helps.get(type[1]!), samples: [] })
+    const [, helpName, helpText] = HELP.exec(line) ?? []
+    const [, typeName, typeKind] = TYPE.exec(line) ?? []
+    if (helpName !== undefined && helpText !== undefined) {
+      if (helps.has(helpName)) throw new Error(`Repeated HELP: ${line}`)
+      helps.set(helpName, unescape(helpText))
+    } else if (typeName !== undefined && typeKind !== undefined) {
+      if (families.has(typeName)) throw new Error(`Repeated TYPE: ${line}`)
+      families.set(typeName, { type: typeKind as Family["type"], help: helps.get(typeName), samples: [] })
     } else if (line.startsWith("#")) {
       if (line.startsWith("# HELP") || line.startsWith("# TYPE")) throw new Error(`Invalid comment line: ${line}`)
     } else {
-      const sample = SAMPLE.exec(line)
-      if (sample === null || !VALUE.test(sample[3]!)) throw new Error(`Invalid sample line: ${JSON.stringify(line)}`)
-      const family = familyOf(families, sample[1]!)
-      if (family === undefined) throw new Error(`Sample of no declared family: ${line}`)
-      families.get(family)!.samples.push({ name: sample[1]!, labels: parseLabels(sample[2], line), value: parseValue(sample[3]!) })
+      const [, name, labels, value] = SAMPLE.exec(line) ?? []
+      if (name === undefined || value === undefined || !VALUE.test(value)) throw new Error(`Invalid sample line: ${JSON.stringify(line)}`)
+      const family = familyOf(families, name)
+      const samples = family === undefined ? undefined : families.get(family)?.samples
+      if (samples === undefined) throw new Error(`Sample of no declared family: ${line}`)
+      samples.push({ name, labels: parseLabels(labels, line), value: parseValue(value) })
     }
   }
   return [...families].map(([name, family]) => ({ name, ...family }))
@@ -98,8 +99,8 @@ export const checkHistogram = (family: Family) => {
     if (samples.find((s) => s.name === `${family.name}_sum`) === undefined) throw new Error(`${family.name}: a series without _sum`)
     const bounds = buckets.map((b) => parseValue(b.labels["le"] ?? "missing"))
     if (bounds.some(Number.isNaN) || bounds.at(-1) !== Infinity) throw new Error(`${family.name}: buckets not ending at le="+Inf"`)
-    if (bounds.some((b, i) => i > 0 && b <= bounds[i - 1]!)) throw new Error(`${family.name}: bucket bounds not increasing`)
-    if (buckets.some((b, i) => i > 0 && b.value < buckets[i - 1]!.value)) throw new Error(`${family.name}: buckets not cumulative`)
+    if (bounds.some((b, i) => i > 0 && b <= (bounds[i - 1] ?? -Infinity))) throw new Error(`${family.name}: bucket bounds not increasing`)
+    if (buckets.some((b, i) => i > 0 && b.value < (buckets[i - 1]?.value ?? -Infinity))) throw new Error(`${family.name}: buckets not cumulative`)
     if (buckets.at(-1)?.value !== count) throw new Error(`${family.name}: the +Inf bucket is not _count`)
   }
 }
