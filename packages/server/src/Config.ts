@@ -210,14 +210,15 @@ const check = <A>(variable: string, config: Config.Config<A>): Checked<A> =>
   )
 
 /** Independent readings together: every value, or every problem any of them found. */
-const collect = <const R extends Record<string, Checked<any>>>(
-  fields: R
-): Checked<{ -readonly [K in keyof R]: R[K] extends Checked<infer A> ? A : never }> =>
+type Collected<R> = { -readonly [K in keyof R]: R[K] extends Checked<infer A> ? A : never }
+
+const collect = <const R extends Record<string, Checked<unknown>>>(fields: R): Checked<Collected<R>> =>
   Config.map(Config.all(fields), (results) => {
     const entries = Object.entries(results as Record<string, Result.Result<unknown, ReadonlyArray<ConfigProblem>>>)
     const problems = entries.flatMap(([, result]) => (Result.isFailure(result) ? result.failure : []))
     if (problems.length > 0) return Result.fail(problems)
-    return Result.succeed(Object.fromEntries(entries.map(([key, result]) => [key, Result.isSuccess(result) ? result.success : undefined])) as any)
+    // Every field read: the object has exactly R's keys, each holding its reading's value.
+    return Result.succeed(Object.fromEntries(entries.map(([key, result]) => [key, Result.isSuccess(result) ? result.success : undefined])) as Collected<R>)
   })
 
 const int = (name: string, fallback: number) => check(name, Config.Int(name).pipe(Config.withDefault(fallback)))

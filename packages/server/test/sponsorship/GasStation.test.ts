@@ -102,8 +102,8 @@ describe("the gas station (POST /v1/gas-station)", () => {
         yield* sponsorship.settledPayment(bytes, undefined)
         assert.strictEqual((yield* sponsorship.heldPayment(payer, bytes))._tag, "Refused")
         yield* failsWith(sponsorship.cosignPayment(payer, bytes), "INVALID")
+        // A fresh build: held anew (it may land on the same free coin at the same version, so the same bytes).
         const fresh = yield* client.gasStation.sponsor({ payload: { transactionKind: kind, sender: payer } })
-        assert.notStrictEqual(fresh.transaction, built.transaction)
         assert.deepStrictEqual(yield* sponsorship.heldPayment(payer, fromBase64(fresh.transaction)), { _tag: "Held" })
       }))
 
