@@ -1,5 +1,5 @@
 import { Context, Data, Effect, Layer } from "effect"
-import { RpcError, type SuiGrpcClient } from "@mysten/sui/grpc"
+import type { SuiGrpcClient } from "@mysten/sui/grpc"
 import { normalizeSuiAddress } from "@mysten/sui/utils"
 import type { SuiClientTypes } from "@mysten/sui/client"
 import { describeExecutionError } from "@gateway/chain/sui/ExecutionErrorText"
@@ -8,6 +8,7 @@ import { Unavailable } from "@gateway/domain/Errors"
 import type { PoolCoin } from "@gateway/domain/sponsorship/CoinPoolPlan"
 import type { GasUsed, Simulation } from "@gateway/domain/sponsorship/GasBudget"
 import { SuiNode } from "../sui/SuiNode.ts"
+import { chainDown, gasOf, messageOf, refusedByNode } from "../sui/NodeAnswers.ts"
 
 export interface Executed {
   readonly digest: string
@@ -21,19 +22,6 @@ export class ExecuteRefused extends Data.TaggedError("ExecuteRefused")<{ readonl
 
 /** Coins listed per page, and pages read: the sponsor's pool is a few dozen coins. */
 const COIN_PAGES = 10
-
-const messageOf = (cause: unknown) => (cause instanceof Error ? cause.message : String(cause))
-
-/** The node answered that the request itself is wrong: the transaction's fault, not an outage. */
-const refusedByNode = (cause: unknown) => cause instanceof RpcError && (cause.code === "INVALID_ARGUMENT" || cause.code === "FAILED_PRECONDITION")
-
-const chainDown = (cause: unknown) => new Unavailable({ message: "The chain could not be reached", reason: `chain: ${messageOf(cause)}` })
-
-const gasOf = (effects: SuiClientTypes.TransactionEffects): GasUsed => ({
-  computationCost: BigInt(effects.gasUsed.computationCost),
-  storageCost: BigInt(effects.gasUsed.storageCost),
-  storageRebate: BigInt(effects.gasUsed.storageRebate)
-})
 
 const chainCall = <A>(run: () => Promise<A>) => Effect.tryPromise({ try: run, catch: chainDown })
 

@@ -4,19 +4,10 @@ import { Effect, Layer } from "effect"
 import { decodePaymentResponseHeader } from "@x402/core/http"
 import { challengeOf, refs } from "../support/PayByHand.ts"
 import { gatewayFor, paidService } from "../support/PaidEnv.ts"
-import { presentSigned, signGrantPayment } from "../support/SignByHand.ts"
-import { TestLedger } from "../support/TestLedger.ts"
+import { executedOnChain, presentSigned, signGrantPayment, suiHeldBy } from "../support/SignByHand.ts"
 import { Upstream } from "../support/Upstream.ts"
 
 const env = Layer.unwrap(Effect.map(Upstream, (upstream) => gatewayFor([upstream.url]))).pipe(Layer.provideMerge(Upstream.layer))
-
-/** Whether the chain knows the transaction. */
-const executed = (digest: string) =>
-  Effect.flatMap(TestLedger, (ledger) =>
-    Effect.promise(() => ledger.client.core.getTransaction({ digest }).then(() => true, () => false)))
-
-const balanceOf = (owner: string) =>
-  Effect.flatMap(TestLedger, (ledger) => Effect.promise(() => ledger.client.core.getBalance({ owner }).then((b) => BigInt(b.balance.balance))))
 
 /** A live service, its agent, and a fresh `exact` challenge signed through the grant (not executed). */
 const signedForFreshChallenge = Effect.gen(function*() {
@@ -53,8 +44,8 @@ describe("sign-first payments (x402 exact on Sui)", () => {
     it.effect("a signed grant payment is forwarded, then executed: the answer comes with the digest, and the seller was paid once", () =>
       Effect.gen(function*() {
         const { calls, entry, terms, signed } = yield* signedForFreshChallenge
-        const before = yield* balanceOf(entry.payTo)
-        assert.isFalse(yield* executed(signed.digest), "nothing runs before it is presented")
+        const before = yield* suiHeldBy(entry.payTo)
+        assert.isFalse(yield* executedOnChain(signed.digest), "nothing runs before it is presented")
         const answered = yield* presentSigned(entry.resourceUrl, terms, signed)
         assert.strictEqual(answered.status, 200, JSON.stringify(answered.body))
         assert.deepInclude(answered.body, { answer: 42 })
@@ -62,44 +53,44 @@ describe("sign-first payments (x402 exact on Sui)", () => {
         assert.deepInclude(receipt, { success: true, transaction: signed.digest })
         // Where the time went, for the bench: the chain, the seller, the gateway's own.
         assert.match(answered.serverTiming ?? "", /^chain;dur=\d+\.\d\d, seller;dur=\d+\.\d\d, gateway;dur=\d+\.\d\d$/)
-        assert.isTrue(yield* executed(signed.digest))
-        assert.strictEqual((yield* balanceOf(entry.payTo)) - before, 40n)
+        assert.isTrue(yield* executedOnChain(signed.digest))
+        assert.strictEqual((yield* suiHeldBy(entry.payTo)) - before, 40n)
         // The same payment again: its kept answer, no second forward, no second execution.
         const again = yield* presentSigned(entry.resourceUrl, terms, signed)
         assert.strictEqual(again.status, 200)
         assert.strictEqual(calls(), 1)
-        assert.strictEqual((yield* balanceOf(entry.payTo)) - before, 40n)
+        assert.strictEqual((yield* suiHeldBy(entry.payTo)) - before, 40n)
       }))
 
     it.effect("the seller fails: nothing is executed and nothing charged; the same payment, presented again once the seller is back, pays once", () =>
       Effect.gen(function*() {
         const { upstream, calls, entry, terms, signed } = yield* signedForFreshChallenge
-        const before = yield* balanceOf(entry.payTo)
+        const before = yield* suiHeldBy(entry.payTo)
         upstream.failing = true
         const failed = yield* presentSigned(entry.resourceUrl, terms, signed)
         assert.strictEqual(failed.status, 503)
         assert.match(String(failed.body["reason"]), /nothing_charged/)
         const failedAgain = yield* presentSigned(entry.resourceUrl, terms, signed)
         assert.strictEqual(failedAgain.status, 503)
-        assert.isFalse(yield* executed(signed.digest), "a failed seller costs the payer nothing")
-        assert.strictEqual(yield* balanceOf(entry.payTo), before)
+        assert.isFalse(yield* executedOnChain(signed.digest), "a failed seller costs the payer nothing")
+        assert.strictEqual(yield* suiHeldBy(entry.payTo), before)
         upstream.failing = false
         const answered = yield* presentSigned(entry.resourceUrl, terms, signed)
         assert.strictEqual(answered.status, 200, JSON.stringify(answered.body))
-        assert.isTrue(yield* executed(signed.digest))
-        assert.strictEqual((yield* balanceOf(entry.payTo)) - before, 40n)
+        assert.isTrue(yield* executedOnChain(signed.digest))
+        assert.strictEqual((yield* suiHeldBy(entry.payTo)) - before, 40n)
         assert.strictEqual(calls(), 3, "two failed forwards and one answered")
       }))
 
     it.effect("concurrent presentations of one signed payment make one forward and one execution", () =>
       Effect.gen(function*() {
         const { calls, entry, terms, signed } = yield* signedForFreshChallenge
-        const before = yield* balanceOf(entry.payTo)
+        const before = yield* suiHeldBy(entry.payTo)
         const answers = yield* Effect.all(Array.from({ length: 4 }, () => presentSigned(entry.resourceUrl, terms, signed)), { concurrency: "unbounded" })
         assert.isAtLeast(answers.filter((a) => a.status === 200).length, 1)
         for (const a of answers) assert.include([200, 409, 503], a.status, JSON.stringify(a.body))
         assert.strictEqual(calls(), 1)
-        assert.strictEqual((yield* balanceOf(entry.payTo)) - before, 40n)
+        assert.strictEqual((yield* suiHeldBy(entry.payTo)) - before, 40n)
       }))
 
     it.effect("a challenge is paid by one signed payment: a second one for the same nonce is refused before the seller is asked", () =>
@@ -111,7 +102,7 @@ describe("sign-first payments (x402 exact on Sui)", () => {
         assert.strictEqual(refused.status, 409)
         assert.deepInclude(refused.body, { code: "CONFLICT", reason: "challenge_already_paid" })
         assert.strictEqual(calls(), 1)
-        assert.isFalse(yield* executed(second.digest))
+        assert.isFalse(yield* executedOnChain(second.digest))
       }))
 
     it.effect("payments that do not pay the challenge are refused with the part named, before anything is forwarded or executed", () =>
@@ -132,7 +123,7 @@ describe("sign-first payments (x402 exact on Sui)", () => {
           const refused = yield* presentSigned(entry.resourceUrl, terms, signed)
           assert.strictEqual(refused.status, 400, JSON.stringify(refused.body))
           assert.match(String(refused.body["reason"]), c.reason)
-          assert.isFalse(yield* executed(signed.digest))
+          assert.isFalse(yield* executedOnChain(signed.digest))
         }
         // Signed for another challenge's nonce: the memo is not this one's.
         const first = yield* challengeOf(entry.resourceUrl, "GET", "exact")

@@ -7,16 +7,13 @@ import { HeldUpstream } from "../support/HeldUpstream.ts"
 import { challengeOf, refs } from "../support/PayByHand.ts"
 import { gatewayFor } from "../support/PaidEnv.ts"
 import { fundedOwner, grantedAgent, liveService } from "../support/Scenario.ts"
-import { presentSigned, signGrantPayment } from "../support/SignByHand.ts"
+import { executedOnChain, presentSigned, signGrantPayment } from "../support/SignByHand.ts"
 import { TestLedger } from "../support/TestLedger.ts"
 import { BaseUrl } from "../support/TestServer.ts"
 
 const NO_FAULTS = { unavailable: false, delayMs: 0, neverFinal: false, dropAfterExecute: false }
 
 const env = Layer.unwrap(Effect.map(HeldUpstream, (held) => gatewayFor([held.url]))).pipe(Layer.provideMerge(HeldUpstream.layer))
-
-const executed = (digest: string) =>
-  Effect.flatMap(TestLedger, (ledger) => Effect.promise(() => ledger.client.core.getTransaction({ digest }).then(() => true, () => false)))
 
 const statusOf = (digest: string) =>
   Effect.flatMap(SqlClient.SqlClient, (sql) =>
@@ -63,7 +60,7 @@ describe("sign-first settlement after the seller answered", () => {
         assert.deepInclude(answer.body, { code: "TX_FAILED" })
         assert.match(String(answer.body["reason"]), /^settlement_failed: simulation/)
         assert.notProperty(answer.body, "answer", "the seller's answer is not returned")
-        assert.isFalse(yield* executed(s.signed.digest))
+        assert.isFalse(yield* executedOnChain(s.signed.digest))
         const row = yield* statusOf(s.signed.digest)
         assert.strictEqual(row?.status, "settlement_failed")
         // The seller sees it in its payment listing, with why.
@@ -96,7 +93,7 @@ describe("sign-first settlement after the seller answered", () => {
           { schedule: Schedule.spaced("250 millis"), times: 60 }
         )
         assert.strictEqual(settled?.status, "settled")
-        assert.isTrue(yield* executed(s.signed.digest))
+        assert.isTrue(yield* executedOnChain(s.signed.digest))
         const kept = yield* presentSigned(s.entry.resourceUrl, s.terms, s.signed)
         assert.strictEqual(kept.status, 200)
         assert.deepInclude(kept.body, { answer: 42 })
@@ -128,13 +125,13 @@ describe("sign-first settlement after the seller answered", () => {
         const answer = yield* presentWhileHeld(s, Effect.asVoid(local.advanceEpoch()))
         assert.strictEqual(answer.status, 409, JSON.stringify(answer.body))
         assert.match(String(answer.body["reason"]), /^payment_must_be_signed_again: /)
-        assert.isFalse(yield* executed(s.signed.digest))
+        assert.isFalse(yield* executedOnChain(s.signed.digest))
         // Signed again for the same challenge (its nonce), expiring with the new epoch.
         const again = yield* signGrantPayment({ agentKey: s.agentKey, ...refs(s.manifest), amount: 40n, recipient: s.entry.payTo, nonce: s.nonce })
         const answered = yield* presentSigned(s.entry.resourceUrl, s.terms, again)
         assert.strictEqual(answered.status, 200, JSON.stringify(answered.body))
         assert.deepInclude(answered.body, { answer: 42 })
-        assert.isTrue(yield* executed(again.digest))
+        assert.isTrue(yield* executedOnChain(again.digest))
         assert.strictEqual(s.upstream.calls.length - callsBefore, 1, "the seller was asked once")
         // The kept answer pays one re-signed payment only.
         const third = yield* signGrantPayment({ agentKey: s.agentKey, ...refs(s.manifest), amount: 40n, recipient: s.entry.payTo, nonce: s.nonce })

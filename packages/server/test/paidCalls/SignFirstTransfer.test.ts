@@ -6,11 +6,9 @@ import { Effect, Layer } from "effect"
 import { gatewayFor, paidService } from "../support/PaidEnv.ts"
 import { TestLedger } from "../support/TestLedger.ts"
 import { Upstream } from "../support/Upstream.ts"
+import { suiHeldBy } from "../support/SignByHand.ts"
 
 const env = Layer.unwrap(Effect.map(Upstream, (upstream) => gatewayFor([upstream.url]))).pipe(Layer.provideMerge(Upstream.layer))
-
-const balanceOf = (owner: string) =>
-  Effect.flatMap(TestLedger, (ledger) => Effect.promise(() => ledger.client.core.getBalance({ owner }).then((b) => BigInt(b.balance.balance))))
 
 /**
  * A third-party `exact` client for Sui, as the scheme document describes it and nothing more: read the offer,
@@ -46,12 +44,12 @@ describe("sign-first payments from a payer's own coins (a plain coinWithBalance 
         const { entry } = yield* paidService(upstream.url)
         const payer = new Ed25519Keypair()
         yield* ledger.gas(payer.toSuiAddress())
-        const before = yield* balanceOf(entry.payTo)
+        const before = yield* suiHeldBy(entry.payTo)
         const paid = yield* Effect.promise(() => payAsThirdParty(entry.resourceUrl, ledger.client, payer))
         assert.strictEqual(paid.status, 200, paid.text)
         assert.deepInclude(JSON.parse(paid.text), { answer: 42 })
         assert.isNotNull(paid.receipt)
-        assert.strictEqual((yield* balanceOf(entry.payTo)) - before, 40n)
+        assert.strictEqual((yield* suiHeldBy(entry.payTo)) - before, 40n)
       }))
 
     it.effect("a transfer of less than the price, or to someone else, is refused by its simulated balance change, and nothing moves", () =>
@@ -62,7 +60,7 @@ describe("sign-first payments from a payer's own coins (a plain coinWithBalance 
         const payer = new Ed25519Keypair()
         yield* ledger.gas(payer.toSuiAddress())
         const calls = upstream.calls.length
-        const before = yield* balanceOf(entry.payTo)
+        const before = yield* suiHeldBy(entry.payTo)
         const short = yield* Effect.promise(() => payAsThirdParty(entry.resourceUrl, ledger.client, payer, { amount: 39n }))
         assert.strictEqual(short.status, 400, short.text)
         assert.match(JSON.parse(short.text).reason, /balanceChanges: payTo receives 39/)
@@ -72,7 +70,7 @@ describe("sign-first payments from a payer's own coins (a plain coinWithBalance 
         assert.strictEqual(elsewhere.status, 400, elsewhere.text)
         assert.match(JSON.parse(elsewhere.text).reason, /balanceChanges: payTo receives 0/)
         assert.strictEqual(upstream.calls.length, calls, "nothing was forwarded")
-        assert.strictEqual(yield* balanceOf(entry.payTo), before)
+        assert.strictEqual(yield* suiHeldBy(entry.payTo), before)
       }))
   })
 })

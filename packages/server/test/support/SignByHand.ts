@@ -51,3 +51,11 @@ export const presentSigned = (url: string, offer: PaymentRequirements, signed: P
       return { status: r.status, body, paymentResponse: r.headers.get("payment-response"), serverTiming: r.headers.get("server-timing") }
     })
   )
+
+/** Whether the chain knows the transaction: a signed payment moves money only once executed. */
+export const executedOnChain = (digest: string) =>
+  Effect.flatMap(TestLedger, (ledger) => Effect.promise(() => ledger.client.core.getTransaction({ digest }).then(() => true, () => false)))
+
+/** What `owner` holds in SUI, coins and address balance together, in MIST. */
+export const suiHeldBy = (owner: string) =>
+  Effect.flatMap(TestLedger, (ledger) => Effect.promise(() => ledger.client.core.getBalance({ owner }).then((b) => BigInt(b.balance.balance))))

@@ -1,13 +1,12 @@
 import { Clock, Context, Data, Effect, Layer, Option } from "effect"
 import { TransactionError } from "@mysten/sui/client"
-import { RpcError } from "@mysten/sui/grpc"
 import { normalizeSuiAddress, toBase64 } from "@mysten/sui/utils"
-import type { SuiClientTypes } from "@mysten/sui/client"
 import { describeExecutionError } from "@gateway/chain/sui/ExecutionErrorText"
 import { Unavailable } from "@gateway/domain/Errors"
 import type { SimulatedPayment } from "@gateway/domain/payment/SignedPaymentCheck"
 import type { GasUsed } from "@gateway/domain/sponsorship/GasBudget"
 import { SuiNode } from "../../sui/SuiNode.ts"
+import { chainDown, gasOf, messageOf, refusedByNode } from "../../sui/NodeAnswers.ts"
 
 /** What executing a signed payment did. */
 export interface Settled {
@@ -23,18 +22,6 @@ export class SettleRefused extends Data.TaggedError("SettleRefused")<{ readonly 
 
 /** How long the epoch read is reused: an epoch lasts a day on Sui; a settlement re-reads it anyway by executing. */
 const EPOCH_CACHE_MS = 5_000
-
-const messageOf = (cause: unknown) => (cause instanceof Error ? cause.message : String(cause))
-
-const chainDown = (cause: unknown) => new Unavailable({ message: "The chain could not be reached", reason: `chain: ${messageOf(cause)}` })
-
-const refusedByNode = (cause: unknown) => cause instanceof RpcError && (cause.code === "INVALID_ARGUMENT" || cause.code === "FAILED_PRECONDITION")
-
-const gasOf = (effects: SuiClientTypes.TransactionEffects): GasUsed => ({
-  computationCost: BigInt(effects.gasUsed.computationCost),
-  storageCost: BigInt(effects.gasUsed.storageCost),
-  storageRebate: BigInt(effects.gasUsed.storageRebate)
-})
 
 /**
  * The chain as sign-first settlement reads and writes it: the current epoch, a simulation with the events and
