@@ -16,6 +16,27 @@ export interface PoolRef {
 
 export type PreparedKind = Kinds.PreparedKind
 
+/** A payment `Session<T>` as the chain holds it now (spend_account.move, `open_session`). */
+export interface SessionOnChain {
+  readonly sessionId: string
+  readonly initialSharedVersion: bigint
+  readonly coinType: string
+  readonly grantObjectId: string
+  readonly poolId: string
+  readonly owner: string
+  readonly delegate: string
+  readonly payee: string
+  /** Besides the payee, the only one who may end it early with a final voucher. */
+  readonly operator: string
+  /** The Ed25519 public key its vouchers are signed with. */
+  readonly voucherKey: Uint8Array
+  readonly deposit: bigint
+  readonly claimed: bigint
+  readonly expiryMs: bigint
+  /** When the owner's close request takes effect; 0 when none. */
+  readonly closeAtMs: bigint
+}
+
 /** A Grant object as the chain holds it now: what `pay` checks besides the caps. */
 export interface GrantOnChain {
   readonly grantObjectId: string
@@ -74,6 +95,8 @@ export class Chain extends Context.Service<Chain, {
   getTransaction(digest: string): Effect.Effect<ChainTransaction, NotFinal | Unavailable>
   /** The Grants at `grantObjectIds`, read in batches; an id that names no Grant on chain is left out. */
   readGrants(grantObjectIds: ReadonlyArray<string>): Effect.Effect<ReadonlyArray<GrantOnChain>, Unavailable>
+  /** The payment session at `sessionId`; none when no `Session` of this package is there (never was, or closed). */
+  readSession(sessionId: string): Effect.Effect<Option.Option<SessionOnChain>, Unavailable>
   /** The initial shared version of a shared object, which offline builders need. */
   sharedVersion(objectId: string): Effect.Effect<bigint, Unavailable | NotFound>
 }>()("@gateway/chain/Chain") {}

@@ -11,6 +11,7 @@ import type {
 } from "@gateway/domain/DelegatedSigner"
 import type { Health } from "@gateway/domain/api/System"
 import type { PaymentList } from "@gateway/domain/PaymentHistory"
+import type { ClaimRequested, PaymentSessionList } from "@gateway/domain/PaymentSessionView"
 import type { Challenge, Revoked, Session } from "@gateway/domain/OwnerSession"
 import type { Policy, Profile } from "@gateway/domain/Policy"
 import type { PreparedSpendAccount, SpendAccountList } from "@gateway/domain/SpendAccount"
@@ -26,6 +27,9 @@ type Json<S extends { readonly Encoded: unknown }> = S["Encoded"]
 
 /** One page of payments, newest first. */
 export type PaymentPage = Json<typeof PaymentList>
+
+/** A signer's or a service's payment sessions, newest first. */
+export type SessionPage = Json<typeof PaymentSessionList>
 
 const pageQuery = (cursor: string | null) => `?limit=20${cursor === null ? "" : `&cursor=${encodeURIComponent(cursor)}`}`
 
@@ -110,12 +114,15 @@ export class GatewayApi {
   finalize = (kind: ChangeKind, id: string, grantId: string, digest: string) =>
     this.#call<Json<typeof FinalizeResult>>("POST", `/v1/delegated-signers/${id}/grants/${grantId}/${finalizePath(kind)}`, { digest })
   signerPayments = (id: string, cursor: string | null) => this.#call<PaymentPage>("GET", `/v1/delegated-signers/${id}/payments${pageQuery(cursor)}`)
+  signerSessions = (id: string) => this.#call<SessionPage>("GET", `/v1/delegated-signers/${id}/sessions`)
   manifest = (id: string) => this.#call<Json<typeof ConnectionManifest>>("GET", `/v1/delegated-signers/${id}/manifest`)
 
   register = (payload: Json<typeof RegisterService>) => this.#call<Json<typeof ManagedService>>("POST", "/v1/register", payload)
   manage = (id: string) => this.#call<Json<typeof ManagedService>>("GET", `/v1/services/${id}/manage`)
   edit = (id: string, payload: Json<typeof RegisterService>) => this.#call<Json<typeof ManagedService>>("PUT", `/v1/services/${id}`, payload)
   servicePayments = (id: string, cursor: string | null) => this.#call<PaymentPage>("GET", `/v1/services/${id}/payments${pageQuery(cursor)}`)
+  serviceSessions = (id: string) => this.#call<SessionPage>("GET", `/v1/services/${id}/sessions`)
+  claimSessions = (id: string) => this.#call<Json<typeof ClaimRequested>>("POST", `/v1/services/${id}/sessions/claim`)
   activate = (id: string) => this.#call<Json<typeof ManagedService>>("POST", `/v1/services/${id}/activate`)
 }
 

@@ -34,14 +34,17 @@ export class Notices {
     this.#error.hidden = false
   }
 
-  /** Runs one user action: its progress shown, any failure explained, controls that started it disabled meanwhile. */
-  async run(label: string, action: () => Promise<void>, control?: HTMLButtonElement) {
+  /**
+   * Runs one user action: its progress shown, any failure explained, controls that started it disabled meanwhile.
+   * An action that reports its result (a sentence) has it shown in place of "done.".
+   */
+  async run(label: string, action: () => Promise<string | void>, control?: HTMLButtonElement) {
     this.clearError()
     this.progress(`${label}…`)
     if (control !== undefined) control.disabled = true
     try {
-      await action()
-      this.progress(`${label}: done.`)
+      const result = await action()
+      this.progress(`${label}: ${typeof result === "string" ? result : "done."}`)
     } catch (cause) {
       this.progress(`${label}: failed.`)
       this.error(cause)

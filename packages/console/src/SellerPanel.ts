@@ -9,6 +9,7 @@ import type { ConsoleContext } from "./ConsoleContext.ts"
 import { toDisplay } from "./DisplayAmount.ts"
 import { fill, h } from "./Dom.ts"
 import { paymentsList } from "./PaymentsList.ts"
+import { sessionsList } from "./SessionsList.ts"
 
 type Managed = (typeof ManagedService)["Encoded"]
 
@@ -34,7 +35,7 @@ const remember = (address: string, id: string) => {
 
 /**
  * The seller's side: register a paid service (a draft), edit it, activate
- * it, and see its revisions and the paid calls it received.
+ * it, and see its revisions, the paid calls it received and the payment sessions paying it.
  */
 export const sellerPanel = (context: ConsoleContext) => {
   const { api, wallet, notices } = context
@@ -95,6 +96,7 @@ export const sellerPanel = (context: ConsoleContext) => {
   const card = (managed: Managed) => {
     const { service, management } = managed
     const payments = paymentsList(context, { kind: "service", id: service.id })
+    const sessions = sessionsList(context, { kind: "service", id: service.id })
     const activate = h("button", { type: "button", class: "activate", hidden: service.status === "live" && management.draftRevision === null }, "Activate")
     activate.addEventListener("click", () => notices.run(`Activating ${service.name}`, async () => {
       await api.activate(service.id)
@@ -115,8 +117,9 @@ export const sellerPanel = (context: ConsoleContext) => {
           `live revision ${service.activeRevision}`, management.draftRevision === null ? "" : `; draft revision ${management.draftRevision} awaiting activation`),
         h("dt", {}, "Updated"), h("dd", {}, management.updatedAt)),
       h("div", { class: "row actions" }, edit, activate),
-      payments.element)
-    return { element, payments }
+      payments.element,
+      sessions.element)
+    return { element, lists: [payments, sessions] }
   }
 
   const refresh = async () => {
@@ -124,7 +127,7 @@ export const sellerPanel = (context: ConsoleContext) => {
     const managed = await Promise.all(rememberedIds(address).map((id) => api.manage(id).catch(() => null)))
     const cards = managed.filter((m): m is Managed => m !== null).map(card)
     fill(list, ...(cards.length === 0 ? [h("p", {}, "No services registered from this browser yet.")] : cards.map((c) => c.element)))
-    await Promise.all(cards.map((c) => c.payments.refresh()))
+    await Promise.all(cards.flatMap((c) => c.lists.map((l) => l.refresh())))
   }
 
   const payload = () => {

@@ -6,6 +6,7 @@ import type { ConsoleContext } from "./ConsoleContext.ts"
 import { fill, h } from "./Dom.ts"
 import { signChanges } from "./SignChanges.ts"
 import { paymentsList } from "./PaymentsList.ts"
+import { sessionsList } from "./SessionsList.ts"
 
 type SignerView = (typeof DelegatedSignerView)["Encoded"]
 
@@ -32,7 +33,7 @@ const expiryText = (expiryMs: string) => (expiryMs === "0" ? "never" : new Date(
 /**
  * One delegated signer: its aggregate and per-grant status, each grant's
  * budget spent and remaining as the chain holds them, its window (what the
- * gateway read of the chain: spent this window, when it resets), its payments, and the
+ * gateway read of the chain: spent this window, when it resets), its payments and payment sessions, and the
  * owner's controls (pause, resume, revoke, the connection manifest).
  */
 export const signerCard = (context: ConsoleContext, initial: SignerView) => {
@@ -40,6 +41,7 @@ export const signerCard = (context: ConsoleContext, initial: SignerView) => {
   let signer = initial
   const element = h("article", { class: "signer", "data-signer": signer.id, "aria-labelledby": `title-${signer.id}` })
   const payments = paymentsList(context, { kind: "signer", id: signer.id })
+  const sessions = sessionsList(context, { kind: "signer", id: signer.id })
   const manifestText = h("pre", { class: "manifest", tabindex: 0 })
 
   const change = (kind: "pause" | "resume" | "revoke", button: HTMLButtonElement) =>
@@ -106,8 +108,9 @@ export const signerCard = (context: ConsoleContext, initial: SignerView) => {
           }, b), signer.status !== "awaiting_owner_signature"),
         button("Refresh", "secondary refresh", (b) => void notices.run("Refreshing", refresh, b))),
       manifestText,
-      payments.element)
-    await payments.refresh()
+      payments.element,
+      sessions.element)
+    await Promise.all([payments.refresh(), sessions.refresh()])
   }
 
   const refresh = async () => {

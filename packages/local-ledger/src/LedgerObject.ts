@@ -1,5 +1,5 @@
 import { bcs, TypeTagSerializer } from "@mysten/sui/bcs"
-import { normalizeStructTag, normalizeSuiAddress } from "@mysten/sui/utils"
+import { fromHex, normalizeStructTag, normalizeSuiAddress } from "@mysten/sui/utils"
 import type { GrantWindow } from "@gateway/domain/chain/GrantWindow"
 import {
   adminCapType,
@@ -10,6 +10,7 @@ import {
   PACKAGE_VERSION,
   poolType,
   registryType,
+  sessionType,
   Structs,
   SUI_COIN_TYPE
 } from "@gateway/domain/chain/SpendAccountModule"
@@ -67,6 +68,30 @@ export interface GrantData {
   readonly kind: number
 }
 
+/** A session: a deposit out of a grant's pool for one payee, claimed against the delegate's Ed25519 vouchers. */
+export interface SessionData {
+  readonly _tag: "Session"
+  readonly coinType: string
+  readonly version: bigint
+  readonly grantId: string
+  readonly poolId: string
+  readonly owner: string
+  readonly delegate: string
+  readonly payee: string
+  /** Besides the payee, the only one who may end the session early with a final voucher (`claim_and_close`). */
+  readonly operator: string
+  /** The Ed25519 public key vouchers are signed with, hex without `0x`. */
+  readonly voucherKey: string
+  readonly balance: bigint
+  readonly deposit: bigint
+  readonly claimed: bigint
+  readonly expiryMs: bigint
+  /** The claim deadline `request_close` set; 0 = none. */
+  readonly closeAtMs: bigint
+  readonly windowStartMs: bigint
+  readonly windowCharged: bigint
+}
+
 export interface ClockData {
   readonly _tag: "Clock"
 }
@@ -83,7 +108,7 @@ export interface AdminCapData {
   readonly _tag: "AdminCap"
 }
 
-export type ObjectData = CoinData | PoolData | GrantData | ClockData | RegistryData | AdminCapData
+export type ObjectData = CoinData | PoolData | GrantData | SessionData | ClockData | RegistryData | AdminCapData
 
 export interface LedgerObject {
   readonly id: string
@@ -101,7 +126,8 @@ export interface LedgerObject {
 }
 
 /** What an object's type depends on: its kind, its coin type and the package. */
-const typeKey = (data: ObjectData, originalId: string) => `${data._tag}|${data._tag === "Coin" || data._tag === "Pool" ? data.coinType : ""}|${originalId}`
+const typeKey = (data: ObjectData, originalId: string) =>
+  `${data._tag}|${data._tag === "Coin" || data._tag === "Pool" || data._tag === "Session" ? data.coinType : ""}|${originalId}`
 
 /**
  * `compute` remembered by `typeKey`: there are few distinct keys (one per coin type on the ledger), and
@@ -123,6 +149,8 @@ const normalizedObjectType = (data: ObjectData, originalId: string): string => {
       return normalizeStructTag(poolType(originalId, data.coinType))
     case "Grant":
       return normalizeStructTag(grantType(originalId))
+    case "Session":
+      return normalizeStructTag(sessionType(originalId, data.coinType))
     case "Clock":
       return normalizeStructTag("0x2::clock::Clock")
     case "Registry":
@@ -169,6 +197,8 @@ export const objectContents = (id: string, data: ObjectData, nowMs: bigint = 0n)
         policy_ids: [...data.policyIds],
         kind: data.kind
       }).toBytes()
+    case "Session":
+      return sessionContents(id, data)
     case "Clock":
       return Structs.Clock.serialize({ id: addressBytes(id), timestamp_ms: nowMs }).toBytes()
     case "Registry":
@@ -177,6 +207,26 @@ export const objectContents = (id: string, data: ObjectData, nowMs: bigint = 0n)
       return Structs.AdminCap.serialize({ id: addressBytes(id) }).toBytes()
   }
 }
+
+const sessionContents = (id: string, data: SessionData): Uint8Array =>
+  Structs.Session.serialize({
+    id: addressBytes(id),
+    version: data.version,
+    grant_id: addressBytes(data.grantId),
+    pool_id: addressBytes(data.poolId),
+    owner: addressBytes(data.owner),
+    delegate: addressBytes(data.delegate),
+    payee: addressBytes(data.payee),
+    operator: addressBytes(data.operator),
+    voucher_key: Array.from(fromHex(data.voucherKey)),
+    balance: { value: data.balance },
+    deposit: data.deposit,
+    claimed: data.claimed,
+    expiry_ms: data.expiryMs,
+    close_at_ms: data.closeAtMs,
+    window_start_ms: data.windowStartMs,
+    window_charged: data.windowCharged
+  }).toBytes()
 
 /** An owner as Sui's `Owner` BCS takes it (objects and effects alike). */
 export const ownerBcs = (owner: Owner) => {

@@ -22,6 +22,7 @@ import { GrantVerification } from "./signers/GrantVerification.ts"
 import { OwnerSessions } from "./owners/OwnerSessions.ts"
 import { PaidCalls } from "./paidCalls/PaidCalls.ts"
 import { PaymentHistory } from "./paidCalls/PaymentHistory.ts"
+import { PaymentSessions } from "./paidCalls/sessions/PaymentSessions.ts"
 import { Policies } from "./owners/Policies.ts"
 import { PublicUrl } from "./httpShared/PublicUrl.ts"
 import { ServiceReadCache } from "./catalog/ServiceReadCache.ts"
@@ -58,7 +59,7 @@ const Sponsoring = Sponsorship.layer.pipe(Layer.provideMerge(Core))
 const Services = Layer.mergeAll(Signers.layer, SpendAccounts.layer, AgentDocuments.layer, PaidCalls.layer).pipe(Layer.provideMerge(Sponsoring))
 
 /** Services built on the others: the payment history reads signers and the catalog to check ownership. */
-const Features = PaymentHistory.layer.pipe(Layer.provideMerge(Services))
+const Features = Layer.mergeAll(PaymentHistory.layer, PaymentSessions.layer).pipe(Layer.provideMerge(Services))
 
 /** The store with every migration applied: what the server and the ledger journal read and write. */
 export const layerStore = <E, R>(store: Layer.Layer<SqlClient.SqlClient, E, R>) => layerMigrations.pipe(Layer.provideMerge(store))

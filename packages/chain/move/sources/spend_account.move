@@ -9,6 +9,17 @@
 /// resume or revoke the grant at any time, and deposit into or withdraw from
 /// the pool.
 ///
+/// Sessions: the delegate may move a deposit out of the pool, under the
+/// grant's limits, into a shared `Session<T>` for one payee. The payee (or
+/// anyone on its behalf) claims from it with vouchers: the delegate's
+/// session key signs, with Ed25519 (the only scheme supported), the domain
+/// tag, the session's id and the cumulative amount the payee may have. A
+/// session ends at its expiry; claims stay valid `SESSION_GRACE_MS` longer,
+/// then anyone may close it and the rest goes back to the pool (and off the
+/// grant's spending). The payee may close it at any time, a final voucher
+/// closes it early, and once the grant is paused or revoked its owner may
+/// bring the end forward to a grace from now (`request_close`).
+///
 /// Upgrades: the shared `Registry` carries the package version every entry
 /// function requires. An upgrade that must switch older code off bumps
 /// `VERSION`, and the holder of the `AdminCap` calls `set_version` through the
@@ -23,11 +34,13 @@
 module spend_account::spend_account;
 
 use std::ascii::String;
+use std::bcs;
 use std::type_name;
 use sui::balance::Balance;
 use sui::clock::Clock;
 use sui::coin::{Self, Coin};
 use sui::derived_object;
+use sui::ed25519;
 use sui::event;
 use sui::table::{Self, Table};
 
@@ -85,6 +98,27 @@ const EDeadlineTooFar: u64 = 24;
 const ENonceLive: u64 = 25;
 /// `forget_nonce` of a nonce the pool does not hold.
 const ENonceUnknown: u64 = 26;
+/// A session's voucher key is not an Ed25519 public key's 32 bytes.
+const EInvalidVoucherKey: u64 = 27;
+/// A session's expiry is not in the future, is more than
+/// `SESSION_MAX_LIFETIME_MS` away, or is past the grant's expiry.
+const EInvalidSessionExpiry: u64 = 28;
+/// The voucher's signature does not verify under the session's voucher key.
+const EBadVoucherSignature: u64 = 29;
+/// The voucher's cumulative amount is above what the session was deposited.
+const EExceedsDeposit: u64 = 30;
+/// The session's claim deadline has passed.
+const EClaimsOver: u64 = 31;
+/// Closing a session before its claim deadline, by someone other than its payee.
+const ESessionLive: u64 = 32;
+/// The grant passed in is not the session's.
+const EWrongGrant: u64 = 33;
+/// `request_close` while the grant is neither paused nor revoked.
+const EGrantActive: u64 = 34;
+/// `top_up` of a session past its expiry or whose close was requested.
+const ESessionEnded: u64 = 35;
+/// `claim_and_close` by someone other than the session's payee or operator.
+const ENotCloser: u64 = 36;
 
 // === Versions ===
 
@@ -105,6 +139,21 @@ const MAX_CREATE_LIFETIME_MS: u64 = 604_800_000;
 const MIN_PERIOD_MS: u64 = 60_000;
 const MAX_PERIOD_MS: u64 = 31_622_400_000;
 const DAY_MS: u64 = 86_400_000;
+/// The furthest a session's expiry may be from its opening: a week.
+const SESSION_MAX_LIFETIME_MS: u64 = 604_800_000;
+/// How long claims stay valid after a session's expiry (or after its owner
+/// asked to close it): the payee's time to present its last voucher.
+const SESSION_GRACE_MS: u64 = 3_600_000;
+/// An Ed25519 public key's length.
+const ED25519_KEY_LENGTH: u64 = 32;
+
+// === Voucher domains ===
+
+/// What a voucher's signature covers begins with one of these tags, so that
+/// the session key's signatures mean nothing elsewhere, and a final voucher
+/// (which also closes the session) cannot pass for a plain one or back.
+const VOUCHER_DOMAIN: vector<u8> = b"sui-gw-voucher:v1";
+const FINAL_VOUCHER_DOMAIN: vector<u8> = b"sui-gw-voucher-final:v1";
 
 // === Window kinds ===
 
@@ -201,6 +250,43 @@ public struct Grant has key {
     kind: u8,
 }
 
+/// A deposit taken from the grant's pool for `payee`, paid out against the
+/// delegate's vouchers. Shared, so that anyone can claim for the payee and
+/// close it once it is over. Without `store`, as for grants.
+public struct Session<phantom T> has key {
+    id: UID,
+    version: u64,
+    /// The grant it was opened under, whose spending it counts in.
+    grant_id: ID,
+    /// The pool the deposit came from, and where the rest goes back.
+    pool_id: ID,
+    /// The grant's owner and delegate.
+    owner: address,
+    delegate: address,
+    /// The only one claims pay.
+    payee: address,
+    /// Besides the payee, the only one who may end the session early with the
+    /// delegate's final voucher (`claim_and_close`): the gateway taking its vouchers.
+    operator: address,
+    /// The Ed25519 public key vouchers are signed with.
+    voucher_key: vector<u8>,
+    /// What is left to claim: `deposit - claimed` until the session closes.
+    balance: Balance<T>,
+    /// Everything deposited: at `open_session` and by every `top_up`.
+    deposit: u64,
+    /// Paid to the payee so far: the highest voucher claimed.
+    claimed: u64,
+    /// Clock time (ms) from which the session takes no more deposits; claims
+    /// stay valid `SESSION_GRACE_MS` longer.
+    expiry_ms: u64,
+    /// The claim deadline `request_close` set; 0 = none.
+    close_at_ms: u64,
+    /// The grant's window the session's deposits were last charged to, and
+    /// how much they charged it: what a close may give back to that window.
+    window_start_ms: u64,
+    window_charged: u64,
+}
+
 // === Events ===
 
 public struct PoolCreated has copy, drop {
@@ -256,6 +342,58 @@ public struct PaymentMade has copy, drop {
 
 public struct VersionSet has copy, drop {
     version: u64,
+}
+
+public struct SessionOpened has copy, drop {
+    session_id: ID,
+    grant_id: ID,
+    pool_id: ID,
+    delegate: address,
+    payee: address,
+    operator: address,
+    coin_type: String,
+    voucher_key: vector<u8>,
+    deposit: u64,
+    expiry_ms: u64,
+    /// The grant's spending, and its current window's, the deposit included.
+    spent: u64,
+    window_spent: u64,
+}
+
+public struct SessionToppedUp has copy, drop {
+    session_id: ID,
+    grant_id: ID,
+    amount: u64,
+    /// The session's deposit in all, this amount included.
+    deposit: u64,
+    spent: u64,
+    window_spent: u64,
+}
+
+public struct SessionClaimed has copy, drop {
+    session_id: ID,
+    payee: address,
+    amount: u64,
+    /// What the payee has had in all.
+    claimed: u64,
+}
+
+public struct SessionClosed has copy, drop {
+    session_id: ID,
+    grant_id: ID,
+    payee: address,
+    claimed: u64,
+    /// What went back to the pool.
+    returned: u64,
+    /// The grant's spending, and its current window's, after the refund.
+    spent: u64,
+    window_spent: u64,
+}
+
+public struct SessionCloseRequested has copy, drop {
+    session_id: ID,
+    grant_id: ID,
+    close_at_ms: u64,
 }
 
 // === Publish ===
@@ -498,6 +636,251 @@ public fun pay<T>(
     });
 }
 
+// === Sessions ===
+
+/// Move `deposit` out of `pool` into a new shared session for `payee`, under
+/// `grant`'s limits: it counts as spent (and in the current window) until a
+/// close gives back what was not claimed. Claims need vouchers signed with
+/// `voucher_key` (Ed25519). Delegate only. The per-payment cap does not
+/// apply: the deposit is not a payment, the vouchers are.
+/// Checks, in order: registry version, grant version, pool version,
+/// delegate, pool, zero amount, revoked, paused, grant expiry, payee among
+/// the recipients, voucher key, session expiry, session cap, window limit,
+/// pool balance.
+public fun open_session<T>(
+    registry: &Registry,
+    grant: &mut Grant,
+    pool: &mut Pool<T>,
+    payee: address,
+    operator: address,
+    deposit: u64,
+    expiry_ms: u64,
+    voucher_key: vector<u8>,
+    clock: &Clock,
+    ctx: &mut TxContext,
+) {
+    assert!(registry.version == VERSION, EWrongVersion);
+    assert!(grant.version == VERSION, EWrongVersion);
+    assert!(pool.version == VERSION, EWrongVersion);
+    assert!(ctx.sender() == grant.delegate, ENotDelegate);
+    assert!(grant.pool_id == object::id(pool), EWrongPool);
+    assert!(deposit > 0, EZeroAmount);
+    assert!(!grant.revoked, ERevoked);
+    assert!(!grant.paused, EPaused);
+    let now = clock.timestamp_ms();
+    assert!(grant.expiry_ms == 0 || now < grant.expiry_ms, EExpired);
+    assert!(grant.recipients.is_empty() || grant.recipients.contains(&payee), ERecipientNotAllowed);
+    assert!(voucher_key.length() == ED25519_KEY_LENGTH, EInvalidVoucherKey);
+    assert!(valid_session_expiry(expiry_ms, now, grant.expiry_ms), EInvalidSessionExpiry);
+    assert!(deposit <= grant.session_cap - grant.spent, EExceedsSessionCap);
+    if (grant.window.kind != WINDOW_NONE) {
+        roll_window(&mut grant.window, now);
+        assert!(deposit <= grant.window.limit - grant.window.spent, EExceedsWindowLimit);
+        grant.window.spent = grant.window.spent + deposit;
+    };
+    assert!(pool.balance.value() >= deposit, EInsufficientBalance);
+
+    grant.spent = grant.spent + deposit;
+    let windowed = grant.window.kind != WINDOW_NONE;
+    let session = Session<T> {
+        id: object::new(ctx),
+        version: VERSION,
+        grant_id: object::id(grant),
+        pool_id: grant.pool_id,
+        owner: grant.owner,
+        delegate: grant.delegate,
+        payee,
+        operator,
+        voucher_key,
+        balance: pool.balance.split(deposit),
+        deposit,
+        claimed: 0,
+        expiry_ms,
+        close_at_ms: 0,
+        window_start_ms: if (windowed) grant.window.start_ms else 0,
+        window_charged: if (windowed) deposit else 0,
+    };
+    event::emit(SessionOpened {
+        session_id: object::id(&session),
+        grant_id: session.grant_id,
+        pool_id: session.pool_id,
+        delegate: session.delegate,
+        payee,
+        operator,
+        coin_type: type_name::with_defining_ids<T>().into_string(),
+        voucher_key: session.voucher_key,
+        deposit,
+        expiry_ms,
+        spent: grant.spent,
+        window_spent: grant.window.spent,
+    });
+    transfer::share_object(session);
+}
+
+/// Add `amount` from `pool` to the session's deposit, under `grant`'s limits
+/// as for `open_session`. Delegate only, while the session takes deposits.
+/// Checks, in order: registry version, grant version, pool version, session
+/// version, delegate, pool, grant, zero amount, revoked, paused, grant
+/// expiry, session ended, session cap, window limit, pool balance.
+public fun top_up<T>(
+    registry: &Registry,
+    grant: &mut Grant,
+    pool: &mut Pool<T>,
+    session: &mut Session<T>,
+    amount: u64,
+    clock: &Clock,
+    ctx: &mut TxContext,
+) {
+    assert!(registry.version == VERSION, EWrongVersion);
+    assert!(grant.version == VERSION, EWrongVersion);
+    assert!(pool.version == VERSION, EWrongVersion);
+    assert!(session.version == VERSION, EWrongVersion);
+    assert!(ctx.sender() == grant.delegate, ENotDelegate);
+    assert!(grant.pool_id == object::id(pool), EWrongPool);
+    assert!(session.grant_id == object::id(grant), EWrongGrant);
+    assert!(amount > 0, EZeroAmount);
+    assert!(!grant.revoked, ERevoked);
+    assert!(!grant.paused, EPaused);
+    let now = clock.timestamp_ms();
+    assert!(grant.expiry_ms == 0 || now < grant.expiry_ms, EExpired);
+    assert!(now < session.expiry_ms && session.close_at_ms == 0, ESessionEnded);
+    assert!(amount <= grant.session_cap - grant.spent, EExceedsSessionCap);
+    if (grant.window.kind != WINDOW_NONE) {
+        roll_window(&mut grant.window, now);
+        assert!(amount <= grant.window.limit - grant.window.spent, EExceedsWindowLimit);
+        grant.window.spent = grant.window.spent + amount;
+        // A close only gives back to the window the session was last charged in.
+        if (grant.window.start_ms == session.window_start_ms) {
+            session.window_charged = session.window_charged + amount;
+        } else {
+            session.window_start_ms = grant.window.start_ms;
+            session.window_charged = amount;
+        };
+    };
+    assert!(pool.balance.value() >= amount, EInsufficientBalance);
+
+    session.balance.join(pool.balance.split(amount));
+    session.deposit = session.deposit + amount;
+    grant.spent = grant.spent + amount;
+    event::emit(SessionToppedUp {
+        session_id: object::id(session),
+        grant_id: session.grant_id,
+        amount,
+        deposit: session.deposit,
+        spent: grant.spent,
+        window_spent: grant.window.spent,
+    });
+}
+
+/// Pay the payee up to `cumulative` in all, against the delegate's voucher
+/// for it. Anyone (the payee, or anyone batching claims for it), until the
+/// claim deadline; works whatever became of the grant. A voucher at or below
+/// what was claimed already pays nothing and does not abort, so a batch of
+/// claims never fails on one that is stale.
+/// Checks, in order: registry version, session version, claim deadline,
+/// deposit, signature.
+public fun claim<T>(
+    registry: &Registry,
+    session: &mut Session<T>,
+    cumulative: u64,
+    signature: vector<u8>,
+    clock: &Clock,
+    ctx: &mut TxContext,
+) {
+    assert!(registry.version == VERSION, EWrongVersion);
+    assert!(session.version == VERSION, EWrongVersion);
+    assert!(clock.timestamp_ms() <= claim_deadline_ms(session), EClaimsOver);
+    assert!(cumulative <= session.deposit, EExceedsDeposit);
+    let msg = voucher_message(VOUCHER_DOMAIN, object::id(session), cumulative);
+    assert!(ed25519::ed25519_verify(&signature, &session.voucher_key, &msg), EBadVoucherSignature);
+    pay_claim(session, cumulative, ctx);
+}
+
+/// End the session: what was not claimed goes back to the pool and off the
+/// grant's spending (and off its window's, if the window the session was
+/// charged in is still the current one), and the session is deleted. The
+/// payee at any time; anyone after the claim deadline. Works whether the
+/// grant is paused, revoked or expired.
+/// Checks, in order: registry version, session version, grant version, pool
+/// version, grant, pool, claim deadline (unless the payee closes).
+public fun close_session<T>(
+    registry: &Registry,
+    session: Session<T>,
+    grant: &mut Grant,
+    pool: &mut Pool<T>,
+    clock: &Clock,
+    ctx: &TxContext,
+) {
+    assert!(registry.version == VERSION, EWrongVersion);
+    assert!(session.version == VERSION, EWrongVersion);
+    assert!(grant.version == VERSION, EWrongVersion);
+    assert!(pool.version == VERSION, EWrongVersion);
+    assert!(session.grant_id == object::id(grant), EWrongGrant);
+    assert!(session.pool_id == object::id(pool), EWrongPool);
+    let now = clock.timestamp_ms();
+    assert!(ctx.sender() == session.payee || now > claim_deadline_ms(&session), ESessionLive);
+    finish_close(session, grant, pool, now);
+}
+
+/// Claim against the delegate's final voucher (signed under
+/// `FINAL_VOUCHER_DOMAIN`: the delegate is done with the session), then
+/// close the session as `close_session` does. The payee or the session's operator, until the claim deadline.
+/// Checks, in order: registry version, session version, grant version, pool
+/// version, grant, pool, closer, claim deadline, deposit, signature.
+public fun claim_and_close<T>(
+    registry: &Registry,
+    mut session: Session<T>,
+    grant: &mut Grant,
+    pool: &mut Pool<T>,
+    cumulative: u64,
+    signature: vector<u8>,
+    clock: &Clock,
+    ctx: &mut TxContext,
+) {
+    assert!(registry.version == VERSION, EWrongVersion);
+    assert!(session.version == VERSION, EWrongVersion);
+    assert!(grant.version == VERSION, EWrongVersion);
+    assert!(pool.version == VERSION, EWrongVersion);
+    assert!(session.grant_id == object::id(grant), EWrongGrant);
+    assert!(session.pool_id == object::id(pool), EWrongPool);
+    assert!(ctx.sender() == session.payee || ctx.sender() == session.operator, ENotCloser);
+    let now = clock.timestamp_ms();
+    assert!(now <= claim_deadline_ms(&session), EClaimsOver);
+    assert!(cumulative <= session.deposit, EExceedsDeposit);
+    let msg = voucher_message(FINAL_VOUCHER_DOMAIN, object::id(&session), cumulative);
+    assert!(ed25519::ed25519_verify(&signature, &session.voucher_key, &msg), EBadVoucherSignature);
+    pay_claim(&mut session, cumulative, ctx);
+    finish_close(session, grant, pool, now);
+}
+
+/// Bring the session's claim deadline forward to a grace from now (never
+/// later than one already set), once the grant is paused or revoked: the
+/// owner gets the rest back without waiting for the session's expiry, and
+/// the payee still has the grace to claim. Grant owner only.
+/// Checks, in order: registry version, session version, grant version,
+/// grant, owner, grant paused or revoked.
+public fun request_close<T>(
+    registry: &Registry,
+    session: &mut Session<T>,
+    grant: &Grant,
+    clock: &Clock,
+    ctx: &TxContext,
+) {
+    assert!(registry.version == VERSION, EWrongVersion);
+    assert!(session.version == VERSION, EWrongVersion);
+    assert!(grant.version == VERSION, EWrongVersion);
+    assert!(session.grant_id == object::id(grant), EWrongGrant);
+    assert!(ctx.sender() == grant.owner, ENotOwner);
+    assert!(grant.paused || grant.revoked, EGrantActive);
+    let close_at_ms = clock.timestamp_ms() + SESSION_GRACE_MS;
+    if (session.close_at_ms == 0 || close_at_ms < session.close_at_ms) session.close_at_ms = close_at_ms;
+    event::emit(SessionCloseRequested {
+        session_id: object::id(session),
+        grant_id: session.grant_id,
+        close_at_ms: session.close_at_ms,
+    });
+}
+
 // === Upgrades ===
 
 /// Move the Registry to this package version: every call into an older
@@ -524,6 +907,14 @@ public fun migrate_grant(registry: &Registry, grant: &mut Grant) {
     grant.version = VERSION;
 }
 
+/// Move a session made under an older package version to this one. Anyone,
+/// as for pools.
+public fun migrate_session<T>(registry: &Registry, session: &mut Session<T>) {
+    assert!(registry.version == VERSION, EWrongVersion);
+    assert!(session.version < VERSION, ENotUpgrade);
+    session.version = VERSION;
+}
+
 // === Private ===
 
 /// Shared by the pause and resume functions.
@@ -546,6 +937,92 @@ fun set_paused(registry: &Registry, grant: &mut Grant, kind: u8, paused: bool, c
         pool_id: grant.pool_id,
         owner: grant.owner,
         paused,
+    });
+}
+
+/// A session's expiry is in the future, at most `SESSION_MAX_LIFETIME_MS`
+/// away, and not past the grant's (when it has one).
+fun valid_session_expiry(expiry_ms: u64, now: u64, grant_expiry_ms: u64): bool {
+    expiry_ms > now && expiry_ms - now <= SESSION_MAX_LIFETIME_MS
+        && (grant_expiry_ms == 0 || expiry_ms <= grant_expiry_ms)
+}
+
+/// The last clock time at which the session's vouchers may be claimed: a
+/// grace after its expiry, or the deadline `request_close` set if earlier.
+fun claim_deadline_ms<T>(session: &Session<T>): u64 {
+    let deadline = session.expiry_ms + SESSION_GRACE_MS;
+    if (session.close_at_ms != 0 && session.close_at_ms < deadline) session.close_at_ms else deadline
+}
+
+/// What a voucher's signature covers: `domain`, the session's id (32 bytes)
+/// and the cumulative amount (u64, little-endian, as BCS writes it).
+fun voucher_message(domain: vector<u8>, session_id: ID, cumulative: u64): vector<u8> {
+    let mut msg = domain;
+    msg.append(object::id_to_bytes(&session_id));
+    msg.append(bcs::to_bytes(&cumulative));
+    msg
+}
+
+/// Pay the payee what `cumulative` adds to what it was paid; nothing (and no
+/// event) when it adds nothing. Shared by `claim` and `claim_and_close`,
+/// after their checks.
+fun pay_claim<T>(session: &mut Session<T>, cumulative: u64, ctx: &mut TxContext) {
+    if (cumulative <= session.claimed) return;
+    let amount = cumulative - session.claimed;
+    transfer::public_transfer(coin::take(&mut session.balance, amount, ctx), session.payee);
+    session.claimed = cumulative;
+    event::emit(SessionClaimed {
+        session_id: object::id(session),
+        payee: session.payee,
+        amount,
+        claimed: cumulative,
+    });
+}
+
+/// Give what the session holds back to the pool and the grant, and delete
+/// it. Shared by `close_session` and `claim_and_close`, after their checks.
+/// The window is not rolled: a refund only goes to the window the deposits
+/// were charged in, while it is still the current one.
+fun finish_close<T>(session: Session<T>, grant: &mut Grant, pool: &mut Pool<T>, now: u64) {
+    let session_id = object::id(&session);
+    let Session {
+        id,
+        version: _,
+        grant_id,
+        pool_id: _,
+        owner: _,
+        delegate: _,
+        payee,
+        operator: _,
+        voucher_key: _,
+        balance,
+        deposit: _,
+        claimed,
+        expiry_ms: _,
+        close_at_ms: _,
+        window_start_ms,
+        window_charged,
+    } = session;
+    let returned = balance.value();
+    pool.balance.join(balance);
+    // The deposits were added to `spent`, and `returned` is what is left of them.
+    grant.spent = grant.spent - returned;
+    if (
+        grant.window.kind != WINDOW_NONE && grant.window.start_ms == window_start_ms
+            && now < window_end_ms(&grant.window)
+    ) {
+        let refund = std::u64::min(std::u64::min(returned, window_charged), grant.window.spent);
+        grant.window.spent = grant.window.spent - refund;
+    };
+    object::delete(id);
+    event::emit(SessionClosed {
+        session_id,
+        grant_id,
+        payee,
+        claimed,
+        returned,
+        spent: grant.spent,
+        window_spent: grant.window.spent,
     });
 }
 
@@ -748,3 +1225,122 @@ public fun payment_made_for_testing(
 
 #[test_only]
 public fun version_set_for_testing(version: u64): VersionSet { VersionSet { version } }
+
+#[test_only]
+public fun session_version<T>(session: &Session<T>): u64 { session.version }
+
+#[test_only]
+public fun set_session_version_for_testing<T>(session: &mut Session<T>, version: u64) { session.version = version; }
+
+#[test_only]
+public fun session_grant_id<T>(session: &Session<T>): ID { session.grant_id }
+
+#[test_only]
+public fun session_pool_id<T>(session: &Session<T>): ID { session.pool_id }
+
+#[test_only]
+public fun session_owner<T>(session: &Session<T>): address { session.owner }
+
+#[test_only]
+public fun session_delegate<T>(session: &Session<T>): address { session.delegate }
+
+#[test_only]
+public fun session_payee<T>(session: &Session<T>): address { session.payee }
+#[test_only]
+public fun session_operator<T>(session: &Session<T>): address { session.operator }
+
+#[test_only]
+public fun session_voucher_key<T>(session: &Session<T>): vector<u8> { session.voucher_key }
+
+#[test_only]
+public fun session_value<T>(session: &Session<T>): u64 { session.balance.value() }
+
+#[test_only]
+public fun session_deposit<T>(session: &Session<T>): u64 { session.deposit }
+
+#[test_only]
+public fun session_claimed<T>(session: &Session<T>): u64 { session.claimed }
+
+#[test_only]
+public fun session_expiry_ms<T>(session: &Session<T>): u64 { session.expiry_ms }
+
+#[test_only]
+public fun session_close_at_ms<T>(session: &Session<T>): u64 { session.close_at_ms }
+
+#[test_only]
+public fun session_window_start_ms<T>(session: &Session<T>): u64 { session.window_start_ms }
+
+#[test_only]
+public fun session_window_charged<T>(session: &Session<T>): u64 { session.window_charged }
+
+#[test_only]
+/// The bytes a voucher for `cumulative` signs (`is_final`: under `FINAL_VOUCHER_DOMAIN`), as `claim` checks them.
+public fun voucher_message_for_testing(session_id: ID, cumulative: u64, is_final: bool): vector<u8> {
+    voucher_message(if (is_final) FINAL_VOUCHER_DOMAIN else VOUCHER_DOMAIN, session_id, cumulative)
+}
+
+#[test_only]
+public fun session_opened_for_testing(
+    session_id: ID,
+    grant_id: ID,
+    pool_id: ID,
+    delegate: address,
+    payee: address,
+    operator: address,
+    coin_type: String,
+    voucher_key: vector<u8>,
+    deposit: u64,
+    expiry_ms: u64,
+    spent: u64,
+    window_spent: u64,
+): SessionOpened {
+    SessionOpened {
+        session_id,
+        grant_id,
+        pool_id,
+        delegate,
+        payee,
+        operator,
+        coin_type,
+        voucher_key,
+        deposit,
+        expiry_ms,
+        spent,
+        window_spent,
+    }
+}
+
+#[test_only]
+public fun session_topped_up_for_testing(
+    session_id: ID,
+    grant_id: ID,
+    amount: u64,
+    deposit: u64,
+    spent: u64,
+    window_spent: u64,
+): SessionToppedUp {
+    SessionToppedUp { session_id, grant_id, amount, deposit, spent, window_spent }
+}
+
+#[test_only]
+public fun session_claimed_for_testing(session_id: ID, payee: address, amount: u64, claimed: u64): SessionClaimed {
+    SessionClaimed { session_id, payee, amount, claimed }
+}
+
+#[test_only]
+public fun session_closed_for_testing(
+    session_id: ID,
+    grant_id: ID,
+    payee: address,
+    claimed: u64,
+    returned: u64,
+    spent: u64,
+    window_spent: u64,
+): SessionClosed {
+    SessionClosed { session_id, grant_id, payee, claimed, returned, spent, window_spent }
+}
+
+#[test_only]
+public fun session_close_requested_for_testing(session_id: ID, grant_id: ID, close_at_ms: u64): SessionCloseRequested {
+    SessionCloseRequested { session_id, grant_id, close_at_ms }
+}

@@ -5,7 +5,7 @@ module spend_account::spend_account_tests;
 // keeps meaning the package address, and the full paths in
 // `expected_failure(abort_code = spend_account::spend_account::E...)` resolve
 // without ambiguity.
-use spend_account::spend_account::{Self as sa, AdminCap, Pool, Grant, Registry};
+use spend_account::spend_account::{Self as sa, AdminCap, Pool, Grant, Registry, Session};
 use std::type_name;
 use sui::clock::{Self, Clock};
 use sui::coin::{Coin, mint_for_testing};
@@ -17,6 +17,8 @@ const OWNER: address = @0xA11CE;
 const DELEGATE: address = @0xDE1E;
 const STRANGER: address = @0x5157;
 const RECIPIENT: address = @0xCAFE;
+/// The sessions' operator: besides the payee, the only one who may `claim_and_close`.
+const OPERATOR: address = @0xC105E;
 /// The publisher, who gets the AdminCap.
 const ADMIN: address = @0xAD;
 
@@ -480,6 +482,15 @@ public struct VectorRun {
     grant_pause_set: vector<sa::GrantPauseSet>,
     payment_made: vector<sa::PaymentMade>,
     version_set: vector<sa::VersionSet>,
+    /// The session the last `step_open_session` opened, and what the last
+    /// step's transaction deleted (a closed session).
+    session_id: Option<ID>,
+    deleted: vector<ID>,
+    session_opened: vector<sa::SessionOpened>,
+    session_topped_up: vector<sa::SessionToppedUp>,
+    session_claimed: vector<sa::SessionClaimed>,
+    session_closed: vector<sa::SessionClosed>,
+    session_close_requested: vector<sa::SessionCloseRequested>,
 }
 
 /// The package published and the Clock at `clock_ms`, where a row's `World` starts.
@@ -500,6 +511,13 @@ fun run_begin(clock_ms: u64): VectorRun {
         grant_pause_set: vector[],
         payment_made: vector[],
         version_set: vector[],
+        session_id: option::none(),
+        deleted: vector[],
+        session_opened: vector[],
+        session_topped_up: vector[],
+        session_claimed: vector[],
+        session_closed: vector[],
+        session_close_requested: vector[],
     }
 }
 
@@ -517,6 +535,13 @@ fun run_end(run: VectorRun) {
         grant_pause_set: _,
         payment_made: _,
         version_set: _,
+        session_id: _,
+        deleted: _,
+        session_opened: _,
+        session_topped_up: _,
+        session_claimed: _,
+        session_closed: _,
+        session_close_requested: _,
     } = run;
     finish(scenario, clock);
 }
@@ -529,6 +554,10 @@ fun grant_of(run: &VectorRun): ID {
     *run.grant_id.borrow()
 }
 
+fun session_of(run: &VectorRun): ID {
+    *run.session_id.borrow()
+}
+
 /// End the step's transaction, keeping what it emitted: the events are only
 /// readable until the transaction ends.
 fun end_step(run: &mut VectorRun) {
@@ -539,8 +568,14 @@ fun end_step(run: &mut VectorRun) {
     run.grant_pause_set = event::events_by_type<sa::GrantPauseSet>();
     run.payment_made = event::events_by_type<sa::PaymentMade>();
     run.version_set = event::events_by_type<sa::VersionSet>();
+    run.session_opened = event::events_by_type<sa::SessionOpened>();
+    run.session_topped_up = event::events_by_type<sa::SessionToppedUp>();
+    run.session_claimed = event::events_by_type<sa::SessionClaimed>();
+    run.session_closed = event::events_by_type<sa::SessionClosed>();
+    run.session_close_requested = event::events_by_type<sa::SessionCloseRequested>();
     let effects = run.scenario.next_tx(OWNER);
     run.num_events = effects.num_user_events();
+    run.deleted = effects.deleted();
 }
 
 fun step_create_pool<T>(run: &mut VectorRun, sender: address, amount: u64) {
@@ -659,6 +694,134 @@ fun step_pool_version<T>(run: &mut VectorRun, version: u64) {
 fun step_grant_version(run: &mut VectorRun, version: u64) {
     let grant_id = grant_of(run);
     set_grant_version(&mut run.scenario, grant_id, version);
+}
+
+/// Open a session on the latest grant and pool in a transaction whose hash
+/// is `dummy_tx_hash_with_hint(tx_hint)`: the session's id, which vouchers
+/// sign, is then `derive_id(that hash, 0)`, which the row computed to sign
+/// its vouchers and passes as `session_id` (checked here, so that a wrong
+/// assumption about the id fails loudly rather than as a bad signature).
+fun step_open_session<T>(
+    run: &mut VectorRun,
+    sender: address,
+    payee: address,
+    operator: address,
+    deposit: u64,
+    expiry_ms: u64,
+    voucher_key: vector<u8>,
+    tx_hint: u64,
+    session_id: address,
+) {
+    let grant_id = grant_of(run);
+    let pool_id = pool_of(run);
+    run.scenario.next_tx(sender);
+    let registry = run.scenario.take_shared<Registry>();
+    let mut grant = run.scenario.take_shared_by_id<Grant>(grant_id);
+    let mut pool = run.scenario.take_shared_by_id<Pool<T>>(pool_id);
+    let mut ctx = tx_context::new_from_hint(sender, tx_hint, 0, 0, 0);
+    sa::open_session(&registry, &mut grant, &mut pool, payee, operator, deposit, expiry_ms, voucher_key, &run.clock, &mut ctx);
+    ts::return_shared(registry);
+    ts::return_shared(grant);
+    ts::return_shared(pool);
+    end_step(run);
+    run.session_id = ts::most_recent_id_shared<Session<T>>();
+    assert!(object::id_to_address(run.session_id.borrow()) == session_id);
+}
+
+fun step_top_up<T>(run: &mut VectorRun, sender: address, amount: u64) {
+    let grant_id = grant_of(run);
+    let pool_id = pool_of(run);
+    let session_id = session_of(run);
+    run.scenario.next_tx(sender);
+    let registry = run.scenario.take_shared<Registry>();
+    let mut grant = run.scenario.take_shared_by_id<Grant>(grant_id);
+    let mut pool = run.scenario.take_shared_by_id<Pool<T>>(pool_id);
+    let mut session = run.scenario.take_shared_by_id<Session<T>>(session_id);
+    sa::top_up(&registry, &mut grant, &mut pool, &mut session, amount, &run.clock, run.scenario.ctx());
+    ts::return_shared(registry);
+    ts::return_shared(grant);
+    ts::return_shared(pool);
+    ts::return_shared(session);
+    end_step(run);
+}
+
+fun step_claim<T>(run: &mut VectorRun, sender: address, cumulative: u64, signature: vector<u8>) {
+    let session_id = session_of(run);
+    run.scenario.next_tx(sender);
+    let registry = run.scenario.take_shared<Registry>();
+    let mut session = run.scenario.take_shared_by_id<Session<T>>(session_id);
+    sa::claim(&registry, &mut session, cumulative, signature, &run.clock, run.scenario.ctx());
+    ts::return_shared(registry);
+    ts::return_shared(session);
+    end_step(run);
+}
+
+/// The session is taken by value: the call deletes it.
+fun step_claim_and_close<T>(run: &mut VectorRun, sender: address, cumulative: u64, signature: vector<u8>) {
+    let grant_id = grant_of(run);
+    let pool_id = pool_of(run);
+    let session_id = session_of(run);
+    run.scenario.next_tx(sender);
+    let registry = run.scenario.take_shared<Registry>();
+    let mut grant = run.scenario.take_shared_by_id<Grant>(grant_id);
+    let mut pool = run.scenario.take_shared_by_id<Pool<T>>(pool_id);
+    let session = run.scenario.take_shared_by_id<Session<T>>(session_id);
+    sa::claim_and_close(&registry, session, &mut grant, &mut pool, cumulative, signature, &run.clock, run.scenario.ctx());
+    ts::return_shared(registry);
+    ts::return_shared(grant);
+    ts::return_shared(pool);
+    end_step(run);
+}
+
+/// The session is taken by value: the call deletes it.
+fun step_close_session<T>(run: &mut VectorRun, sender: address) {
+    let grant_id = grant_of(run);
+    let pool_id = pool_of(run);
+    let session_id = session_of(run);
+    run.scenario.next_tx(sender);
+    let registry = run.scenario.take_shared<Registry>();
+    let mut grant = run.scenario.take_shared_by_id<Grant>(grant_id);
+    let mut pool = run.scenario.take_shared_by_id<Pool<T>>(pool_id);
+    let session = run.scenario.take_shared_by_id<Session<T>>(session_id);
+    sa::close_session(&registry, session, &mut grant, &mut pool, &run.clock, run.scenario.ctx());
+    ts::return_shared(registry);
+    ts::return_shared(grant);
+    ts::return_shared(pool);
+    end_step(run);
+}
+
+fun step_request_close<T>(run: &mut VectorRun, sender: address) {
+    let grant_id = grant_of(run);
+    let session_id = session_of(run);
+    run.scenario.next_tx(sender);
+    let registry = run.scenario.take_shared<Registry>();
+    let grant = run.scenario.take_shared_by_id<Grant>(grant_id);
+    let mut session = run.scenario.take_shared_by_id<Session<T>>(session_id);
+    sa::request_close(&registry, &mut session, &grant, &run.clock, run.scenario.ctx());
+    ts::return_shared(registry);
+    ts::return_shared(grant);
+    ts::return_shared(session);
+    end_step(run);
+}
+
+fun step_migrate_session<T>(run: &mut VectorRun, sender: address) {
+    let session_id = session_of(run);
+    run.scenario.next_tx(sender);
+    let registry = run.scenario.take_shared<Registry>();
+    let mut session = run.scenario.take_shared_by_id<Session<T>>(session_id);
+    sa::migrate_session(&registry, &mut session);
+    ts::return_shared(registry);
+    ts::return_shared(session);
+    end_step(run);
+}
+
+/// A state edit, not a call (as in the vectors): nothing to keep of it.
+fun step_session_version<T>(run: &mut VectorRun, version: u64) {
+    let session_id = session_of(run);
+    run.scenario.next_tx(OWNER);
+    let mut session = run.scenario.take_shared_by_id<Session<T>>(session_id);
+    sa::set_session_version_for_testing(&mut session, version);
+    ts::return_shared(session);
 }
 
 /// Move the Clock on (`set_for_testing` aborts if it would go back).
@@ -820,6 +983,160 @@ fun expect_version_set(run: &VectorRun, version: u64) {
     let registry = run.scenario.take_shared<Registry>();
     assert!(registry.registry_version() == version);
     ts::return_shared(registry);
+}
+
+/// What the grant has spent (in all and in its current window) and the pool holds.
+fun expect_grant_and_pool<T>(run: &VectorRun, spent: u64, window_spent: u64, pool_value: u64) {
+    let grant = run.scenario.take_shared_by_id<Grant>(grant_of(run));
+    assert!(grant.grant_spent() == spent);
+    assert!(grant.grant_window_spent() == window_spent);
+    ts::return_shared(grant);
+    let pool = run.scenario.take_shared_by_id<Pool<T>>(pool_of(run));
+    assert!(pool.pool_value() == pool_value);
+    ts::return_shared(pool);
+}
+
+/// The payee's newest coin holds `amount` (the test store lists an address's
+/// objects in the order they arrived).
+fun expect_paid<T>(run: &VectorRun, payee: address, amount: u64) {
+    let coin = run.scenario.take_from_address<Coin<T>>(payee);
+    assert!(coin.value() == amount);
+    coin.burn_for_testing();
+}
+
+/// The call emitted one event, `SessionOpened` for the session it shared on
+/// the grant and pool, which holds the deposit for `payee` (closable early by
+/// `operator` too); the grant has spent `spent` (`window_spent` in its window)
+/// and the pool holds `pool_value`.
+fun expect_session_opened<T>(
+    run: &VectorRun,
+    payee: address,
+    operator: address,
+    deposit: u64,
+    expiry_ms: u64,
+    voucher_key: vector<u8>,
+    spent: u64,
+    window_spent: u64,
+    pool_value: u64,
+) {
+    let session_id = session_of(run);
+    let expected = sa::session_opened_for_testing(
+        session_id,
+        grant_of(run),
+        pool_of(run),
+        DELEGATE,
+        payee,
+        operator,
+        type_name::with_defining_ids<T>().into_string(),
+        voucher_key,
+        deposit,
+        expiry_ms,
+        spent,
+        window_spent,
+    );
+    assert!(run.num_events == 1);
+    assert!(run.session_opened == vector[expected]);
+    let session = run.scenario.take_shared_by_id<Session<T>>(session_id);
+    assert!(session.session_grant_id() == grant_of(run));
+    assert!(session.session_pool_id() == pool_of(run));
+    assert!(session.session_owner() == OWNER);
+    assert!(session.session_delegate() == DELEGATE);
+    assert!(session.session_payee() == payee);
+    assert!(session.session_operator() == operator);
+    assert!(session.session_voucher_key() == voucher_key);
+    assert!(session.session_value() == deposit);
+    assert!(session.session_deposit() == deposit);
+    assert!(session.session_claimed() == 0);
+    assert!(session.session_expiry_ms() == expiry_ms);
+    assert!(session.session_close_at_ms() == 0);
+    assert!(session.session_version() == 1);
+    ts::return_shared(session);
+    expect_grant_and_pool<T>(run, spent, window_spent, pool_value);
+}
+
+/// The call emitted one event, `SessionToppedUp` by `amount` to `deposit`.
+fun expect_session_topped_up<T>(
+    run: &VectorRun,
+    amount: u64,
+    deposit: u64,
+    spent: u64,
+    window_spent: u64,
+    pool_value: u64,
+) {
+    let session_id = session_of(run);
+    let expected = sa::session_topped_up_for_testing(session_id, grant_of(run), amount, deposit, spent, window_spent);
+    assert!(run.num_events == 1);
+    assert!(run.session_topped_up == vector[expected]);
+    let session = run.scenario.take_shared_by_id<Session<T>>(session_id);
+    assert!(session.session_deposit() == deposit);
+    assert!(session.session_value() == deposit - session.session_claimed());
+    ts::return_shared(session);
+    expect_grant_and_pool<T>(run, spent, window_spent, pool_value);
+}
+
+/// The call emitted one event, `SessionClaimed` of `amount` (`claimed` in
+/// all), the payee got a coin of `amount` and the session holds `session_value`.
+fun expect_session_claimed<T>(run: &VectorRun, payee: address, amount: u64, claimed: u64, session_value: u64) {
+    let session_id = session_of(run);
+    assert!(run.num_events == 1);
+    assert!(run.session_claimed == vector[sa::session_claimed_for_testing(session_id, payee, amount, claimed)]);
+    let session = run.scenario.take_shared_by_id<Session<T>>(session_id);
+    assert!(session.session_claimed() == claimed);
+    assert!(session.session_value() == session_value);
+    ts::return_shared(session);
+    expect_paid<T>(run, payee, amount);
+}
+
+/// The call emitted one event, `SessionClosed`, returning `returned` to the
+/// pool; the session is deleted.
+fun expect_session_closed<T>(
+    run: &VectorRun,
+    payee: address,
+    claimed: u64,
+    returned: u64,
+    spent: u64,
+    window_spent: u64,
+    pool_value: u64,
+) {
+    let session_id = session_of(run);
+    let expected = sa::session_closed_for_testing(session_id, grant_of(run), payee, claimed, returned, spent, window_spent);
+    assert!(run.num_events == 1);
+    assert!(run.session_closed == vector[expected]);
+    assert!(run.deleted.contains(&session_id));
+    expect_grant_and_pool<T>(run, spent, window_spent, pool_value);
+}
+
+/// The call emitted two events: `SessionClaimed` of `amount`, then
+/// `SessionClosed`; the payee got a coin of `amount` and the session is deleted.
+fun expect_session_claimed_and_closed<T>(
+    run: &VectorRun,
+    payee: address,
+    amount: u64,
+    claimed: u64,
+    returned: u64,
+    spent: u64,
+    window_spent: u64,
+    pool_value: u64,
+) {
+    let session_id = session_of(run);
+    let expected = sa::session_closed_for_testing(session_id, grant_of(run), payee, claimed, returned, spent, window_spent);
+    assert!(run.num_events == 2);
+    assert!(run.session_claimed == vector[sa::session_claimed_for_testing(session_id, payee, amount, claimed)]);
+    assert!(run.session_closed == vector[expected]);
+    assert!(run.deleted.contains(&session_id));
+    expect_grant_and_pool<T>(run, spent, window_spent, pool_value);
+    expect_paid<T>(run, payee, amount);
+}
+
+/// The call emitted one event, `SessionCloseRequested` at `close_at_ms`, which the session holds.
+fun expect_session_close_requested<T>(run: &VectorRun, close_at_ms: u64) {
+    let session_id = session_of(run);
+    let expected = sa::session_close_requested_for_testing(session_id, grant_of(run), close_at_ms);
+    assert!(run.num_events == 1);
+    assert!(run.session_close_requested == vector[expected]);
+    let session = run.scenario.take_shared_by_id<Session<T>>(session_id);
+    assert!(session.session_close_at_ms() == close_at_ms);
+    ts::return_shared(session);
 }
 
 // === Happy paths ===
@@ -1676,6 +1993,114 @@ fun set_version_by_whoever_holds_the_admin_cap() {
     scenario.end();
 }
 
+// === Sessions ===
+//
+// The vector rows cover every check of the session functions; these cover
+// what rows do not say well: the voucher's bytes, several sessions on one
+// grant, and a pool of the right type that is not the session's.
+
+/// An Ed25519 public key's worth of bytes: the key check only counts them.
+const SESSION_KEY: vector<u8> = x"8146640f02493af4fbc54fe33388e75dc2c937ae0b7727cc2b2afb1b75199a3e";
+const SESSION_EXPIRY_MS: u64 = 9_000;
+
+/// Open a session for `RECIPIENT` (its operator `OPERATOR`) as `DELEGATE`, in its own transaction; returns its ID.
+fun open_session_of(scenario: &mut Scenario, clock: &Clock, grant_id: ID, pool_id: ID, deposit: u64): ID {
+    scenario.next_tx(DELEGATE);
+    let registry = scenario.take_shared<Registry>();
+    let mut grant = scenario.take_shared_by_id<Grant>(grant_id);
+    let mut pool = scenario.take_shared_by_id<Pool<SUI>>(pool_id);
+    sa::open_session(&registry, &mut grant, &mut pool, RECIPIENT, OPERATOR, deposit, SESSION_EXPIRY_MS, SESSION_KEY, clock, scenario.ctx());
+    ts::return_shared(registry);
+    ts::return_shared(grant);
+    ts::return_shared(pool);
+    scenario.next_tx(DELEGATE);
+    ts::most_recent_id_shared<Session<SUI>>().destroy_some()
+}
+
+/// Close the session as `sender`, returning the rest to `pool_id`.
+fun close_session_as(scenario: &mut Scenario, sender: address, clock: &Clock, session_id: ID, grant_id: ID, pool_id: ID) {
+    scenario.next_tx(sender);
+    let registry = scenario.take_shared<Registry>();
+    let mut grant = scenario.take_shared_by_id<Grant>(grant_id);
+    let mut pool = scenario.take_shared_by_id<Pool<SUI>>(pool_id);
+    let session = scenario.take_shared_by_id<Session<SUI>>(session_id);
+    sa::close_session(&registry, session, &mut grant, &mut pool, clock, scenario.ctx());
+    ts::return_shared(registry);
+    ts::return_shared(grant);
+    ts::return_shared(pool);
+}
+
+#[test]
+fun voucher_message_is_the_domain_the_session_id_and_the_amount_in_little_endian() {
+    let id = object::id_from_address(@0x1234);
+    let mut plain = b"sui-gw-voucher:v1";
+    plain.append(object::id_to_bytes(&id));
+    plain.append(x"0201000000000000");
+    assert!(sa::voucher_message_for_testing(id, 258, false) == plain);
+    let mut final_message = b"sui-gw-voucher-final:v1";
+    final_message.append(object::id_to_bytes(&id));
+    final_message.append(x"0201000000000000");
+    assert!(sa::voucher_message_for_testing(id, 258, true) == final_message);
+    // The id is its 32 bytes, as an address is in BCS.
+    assert!(object::id_to_bytes(&id).length() == 32);
+}
+
+#[test]
+fun sessions_on_one_grant_each_hold_their_part_of_its_spending() {
+    let (mut scenario, clock, pool_id) = start();
+    let grant_id = default_grant(&mut scenario, &clock, pool_id);
+    let first = open_session_of(&mut scenario, &clock, grant_id, pool_id, 200);
+    let second = open_session_of(&mut scenario, &clock, grant_id, pool_id, 250);
+    assert!(first != second);
+    let (spent, _, _) = grant_state(&mut scenario, grant_id);
+    assert!(spent == 450);
+    assert_pool_value(&mut scenario, pool_id, INITIAL - 450);
+    // The payee closes the first: its deposit, and only it, comes back.
+    close_session_as(&mut scenario, RECIPIENT, &clock, first, grant_id, pool_id);
+    let (spent, _, _) = grant_state(&mut scenario, grant_id);
+    assert!(spent == 250);
+    assert_pool_value(&mut scenario, pool_id, INITIAL - 250);
+    scenario.next_tx(OWNER);
+    let session = scenario.take_shared_by_id<Session<SUI>>(second);
+    assert!(session.session_value() == 250);
+    ts::return_shared(session);
+    finish(scenario, clock);
+}
+
+#[test, expected_failure(abort_code = spend_account::spend_account::EWrongPool)]
+fun close_session_into_another_pool_of_the_same_coin_fails() {
+    let (mut scenario, clock, pool_id) = start();
+    let grant_id = default_grant(&mut scenario, &clock, pool_id);
+    let session_id = open_session_of(&mut scenario, &clock, grant_id, pool_id, 200);
+    let strangers_pool = new_pool(&mut scenario, STRANGER, 10);
+    close_session_as(&mut scenario, RECIPIENT, &clock, session_id, grant_id, strangers_pool);
+    finish(scenario, clock);
+}
+
+#[test, expected_failure(abort_code = spend_account::spend_account::EWrongPool)]
+fun open_session_on_another_pool_of_the_same_coin_fails() {
+    let (mut scenario, clock, pool_id) = start();
+    let grant_id = default_grant(&mut scenario, &clock, pool_id);
+    let strangers_pool = new_pool(&mut scenario, STRANGER, 1_000);
+    open_session_of(&mut scenario, &clock, grant_id, strangers_pool, 200);
+    finish(scenario, clock);
+}
+
+#[test]
+fun a_session_grant_can_be_revoked_and_the_session_still_closed_by_its_payee() {
+    let (mut scenario, clock, pool_id) = start();
+    let grant_id = default_grant(&mut scenario, &clock, pool_id);
+    let session_id = open_session_of(&mut scenario, &clock, grant_id, pool_id, 300);
+    revoke_as(&mut scenario, OWNER, grant_id);
+    close_session_as(&mut scenario, RECIPIENT, &clock, session_id, grant_id, pool_id);
+    let effects = scenario.next_tx(OWNER);
+    assert!(effects.deleted().contains(&session_id));
+    let (spent, _, revoked) = grant_state(&mut scenario, grant_id);
+    assert!(spent == 0 && revoked);
+    assert_pool_value(&mut scenario, pool_id, INITIAL);
+    finish(scenario, clock);
+}
+
 // === Generated from packages/local-ledger/test/vectors/Vectors.ts by npm run move-vectors: do not edit ===
 //
 // One test for each row of the vector table, which the executor runs too:
@@ -2470,6 +2895,1037 @@ fun pay_checks_versions_before_delegate() {
     step_create_grant<SUI>(&mut run, OWNER, b"g_0001", 5_000, 500, 200, 10_000, 0, 0, 0, vector[]);
     step_pool_version<SUI>(&mut run, 0);
     step_pay<SUI>(&mut run, STRANGER, RECIPIENT, 1);
+    run_end(run);
+}
+
+#[test]
+fun open_session_moves_the_deposit_into_a_shared_session() {
+    let mut run = run_begin(1_000);
+    step_create_pool<SUI>(&mut run, OWNER, 1_000);
+    step_create_grant<SUI>(&mut run, OWNER, b"g_0001", 5_000, 500, 200, 10_000, 0, 0, 0, vector[]);
+    step_open_session<SUI>(&mut run, DELEGATE, RECIPIENT, OPERATOR, 300, 9_000, x"8146640f02493af4fbc54fe33388e75dc2c937ae0b7727cc2b2afb1b75199a3e", 1_000_000, @0x95bde857437bd6eb9b8f7fc5cef28854720cae5a7e25d300eab046b6c2770536);
+    expect_session_opened<SUI>(&run, RECIPIENT, OPERATOR, 300, 9_000, x"8146640f02493af4fbc54fe33388e75dc2c937ae0b7727cc2b2afb1b75199a3e", 300, 0, 700);
+    run_end(run);
+}
+
+#[test, expected_failure(abort_code = spend_account::spend_account::ENotDelegate)]
+fun open_session_by_the_owner_fails() {
+    let mut run = run_begin(1_000);
+    step_create_pool<SUI>(&mut run, OWNER, 1_000);
+    step_create_grant<SUI>(&mut run, OWNER, b"g_0001", 5_000, 500, 200, 10_000, 0, 0, 0, vector[]);
+    step_open_session<SUI>(&mut run, OWNER, RECIPIENT, OPERATOR, 300, 9_000, x"8146640f02493af4fbc54fe33388e75dc2c937ae0b7727cc2b2afb1b75199a3e", 1_000_000, @0x95bde857437bd6eb9b8f7fc5cef28854720cae5a7e25d300eab046b6c2770536);
+    run_end(run);
+}
+
+#[test, expected_failure(abort_code = spend_account::spend_account::EWrongPool)]
+fun open_session_on_another_pool_fails() {
+    let mut run = run_begin(1_000);
+    step_create_pool<SUI>(&mut run, OWNER, 1_000);
+    step_create_grant<SUI>(&mut run, OWNER, b"g_0001", 5_000, 500, 200, 10_000, 0, 0, 0, vector[]);
+    step_create_pool<Wrapper<Y>>(&mut run, OWNER, 5);
+    step_open_session<Wrapper<Y>>(&mut run, DELEGATE, RECIPIENT, OPERATOR, 300, 9_000, x"8146640f02493af4fbc54fe33388e75dc2c937ae0b7727cc2b2afb1b75199a3e", 1_000_000, @0x95bde857437bd6eb9b8f7fc5cef28854720cae5a7e25d300eab046b6c2770536);
+    run_end(run);
+}
+
+#[test, expected_failure(abort_code = spend_account::spend_account::EZeroAmount)]
+fun open_session_with_a_zero_deposit_fails() {
+    let mut run = run_begin(1_000);
+    step_create_pool<SUI>(&mut run, OWNER, 1_000);
+    step_create_grant<SUI>(&mut run, OWNER, b"g_0001", 5_000, 500, 200, 10_000, 0, 0, 0, vector[]);
+    step_open_session<SUI>(&mut run, DELEGATE, RECIPIENT, OPERATOR, 0, 9_000, x"8146640f02493af4fbc54fe33388e75dc2c937ae0b7727cc2b2afb1b75199a3e", 1_000_000, @0x95bde857437bd6eb9b8f7fc5cef28854720cae5a7e25d300eab046b6c2770536);
+    run_end(run);
+}
+
+#[test, expected_failure(abort_code = spend_account::spend_account::ERevoked)]
+fun open_session_when_revoked_fails() {
+    let mut run = run_begin(1_000);
+    step_create_pool<SUI>(&mut run, OWNER, 1_000);
+    step_create_grant<SUI>(&mut run, OWNER, b"g_0001", 5_000, 500, 200, 10_000, 0, 0, 0, vector[]);
+    step_revoke(&mut run, OWNER);
+    step_open_session<SUI>(&mut run, DELEGATE, RECIPIENT, OPERATOR, 300, 9_000, x"8146640f02493af4fbc54fe33388e75dc2c937ae0b7727cc2b2afb1b75199a3e", 1_000_000, @0x95bde857437bd6eb9b8f7fc5cef28854720cae5a7e25d300eab046b6c2770536);
+    run_end(run);
+}
+
+#[test, expected_failure(abort_code = spend_account::spend_account::EPaused)]
+fun open_session_when_paused_fails() {
+    let mut run = run_begin(1_000);
+    step_create_pool<SUI>(&mut run, OWNER, 1_000);
+    step_create_grant<SUI>(&mut run, OWNER, b"g_0001", 5_000, 500, 200, 10_000, 0, 0, 0, vector[]);
+    step_pause(&mut run, OWNER, KIND_POLICY);
+    step_open_session<SUI>(&mut run, DELEGATE, RECIPIENT, OPERATOR, 300, 9_000, x"8146640f02493af4fbc54fe33388e75dc2c937ae0b7727cc2b2afb1b75199a3e", 1_000_000, @0x95bde857437bd6eb9b8f7fc5cef28854720cae5a7e25d300eab046b6c2770536);
+    run_end(run);
+}
+
+#[test, expected_failure(abort_code = spend_account::spend_account::EExpired)]
+fun open_session_at_the_grant_expiry_fails() {
+    let mut run = run_begin(1_000);
+    step_create_pool<SUI>(&mut run, OWNER, 1_000);
+    step_create_grant<SUI>(&mut run, OWNER, b"g_0001", 5_000, 500, 200, 10_000, 0, 0, 0, vector[]);
+    step_clock(&mut run, 10_000);
+    step_open_session<SUI>(&mut run, DELEGATE, RECIPIENT, OPERATOR, 300, 20_000, x"8146640f02493af4fbc54fe33388e75dc2c937ae0b7727cc2b2afb1b75199a3e", 1_000_000, @0x95bde857437bd6eb9b8f7fc5cef28854720cae5a7e25d300eab046b6c2770536);
+    run_end(run);
+}
+
+#[test, expected_failure(abort_code = spend_account::spend_account::ERecipientNotAllowed)]
+fun open_session_for_a_payee_not_on_the_list_fails() {
+    let mut run = run_begin(1_000);
+    step_create_pool<SUI>(&mut run, OWNER, 1_000);
+    step_create_grant<SUI>(&mut run, OWNER, b"g_0001", 5_000, 500, 200, 10_000, 0, 0, 0, vector[RECIPIENT, @0x0000000000000000000000000000000000000000000000000000000000000b0b]);
+    step_open_session<SUI>(&mut run, DELEGATE, STRANGER, OPERATOR, 300, 9_000, x"8146640f02493af4fbc54fe33388e75dc2c937ae0b7727cc2b2afb1b75199a3e", 1_000_000, @0x95bde857437bd6eb9b8f7fc5cef28854720cae5a7e25d300eab046b6c2770536);
+    run_end(run);
+}
+
+#[test]
+fun open_session_for_a_listed_payee_succeeds() {
+    let mut run = run_begin(1_000);
+    step_create_pool<SUI>(&mut run, OWNER, 1_000);
+    step_create_grant<SUI>(&mut run, OWNER, b"g_0001", 5_000, 500, 200, 10_000, 0, 0, 0, vector[RECIPIENT, @0x0000000000000000000000000000000000000000000000000000000000000b0b]);
+    step_open_session<SUI>(&mut run, DELEGATE, @0x0000000000000000000000000000000000000000000000000000000000000b0b, OPERATOR, 300, 9_000, x"8146640f02493af4fbc54fe33388e75dc2c937ae0b7727cc2b2afb1b75199a3e", 1_000_000, @0x95bde857437bd6eb9b8f7fc5cef28854720cae5a7e25d300eab046b6c2770536);
+    expect_session_opened<SUI>(&run, @0x0000000000000000000000000000000000000000000000000000000000000b0b, OPERATOR, 300, 9_000, x"8146640f02493af4fbc54fe33388e75dc2c937ae0b7727cc2b2afb1b75199a3e", 300, 0, 700);
+    run_end(run);
+}
+
+#[test, expected_failure(abort_code = spend_account::spend_account::ERecipientNotAllowed)]
+fun open_session_checks_the_payee_before_the_voucher_key() {
+    let mut run = run_begin(1_000);
+    step_create_pool<SUI>(&mut run, OWNER, 1_000);
+    step_create_grant<SUI>(&mut run, OWNER, b"g_0001", 5_000, 500, 200, 10_000, 0, 0, 0, vector[RECIPIENT, @0x0000000000000000000000000000000000000000000000000000000000000b0b]);
+    step_open_session<SUI>(&mut run, DELEGATE, STRANGER, OPERATOR, 300, 9_000, x"8146640f02493af4fbc54fe33388e75dc2c937ae0b7727cc2b2afb1b75199a", 1_000_000, @0x95bde857437bd6eb9b8f7fc5cef28854720cae5a7e25d300eab046b6c2770536);
+    run_end(run);
+}
+
+#[test, expected_failure(abort_code = spend_account::spend_account::EInvalidVoucherKey)]
+fun open_session_with_a_voucher_key_not_32_bytes_fails() {
+    let mut run = run_begin(1_000);
+    step_create_pool<SUI>(&mut run, OWNER, 1_000);
+    step_create_grant<SUI>(&mut run, OWNER, b"g_0001", 5_000, 500, 200, 10_000, 0, 0, 0, vector[]);
+    step_open_session<SUI>(&mut run, DELEGATE, RECIPIENT, OPERATOR, 300, 9_000, x"8146640f02493af4fbc54fe33388e75dc2c937ae0b7727cc2b2afb1b75199a", 1_000_000, @0x95bde857437bd6eb9b8f7fc5cef28854720cae5a7e25d300eab046b6c2770536);
+    run_end(run);
+}
+
+#[test, expected_failure(abort_code = spend_account::spend_account::EInvalidSessionExpiry)]
+fun open_session_expiring_now_fails() {
+    let mut run = run_begin(1_000);
+    step_create_pool<SUI>(&mut run, OWNER, 1_000);
+    step_create_grant<SUI>(&mut run, OWNER, b"g_0001", 5_000, 500, 200, 10_000, 0, 0, 0, vector[]);
+    step_open_session<SUI>(&mut run, DELEGATE, RECIPIENT, OPERATOR, 300, 1_000, x"8146640f02493af4fbc54fe33388e75dc2c937ae0b7727cc2b2afb1b75199a3e", 1_000_000, @0x95bde857437bd6eb9b8f7fc5cef28854720cae5a7e25d300eab046b6c2770536);
+    run_end(run);
+}
+
+#[test, expected_failure(abort_code = spend_account::spend_account::EInvalidSessionExpiry)]
+fun open_session_expiring_after_the_grant_fails() {
+    let mut run = run_begin(1_000);
+    step_create_pool<SUI>(&mut run, OWNER, 1_000);
+    step_create_grant<SUI>(&mut run, OWNER, b"g_0001", 5_000, 500, 200, 10_000, 0, 0, 0, vector[]);
+    step_open_session<SUI>(&mut run, DELEGATE, RECIPIENT, OPERATOR, 300, 10_001, x"8146640f02493af4fbc54fe33388e75dc2c937ae0b7727cc2b2afb1b75199a3e", 1_000_000, @0x95bde857437bd6eb9b8f7fc5cef28854720cae5a7e25d300eab046b6c2770536);
+    run_end(run);
+}
+
+#[test]
+fun open_session_expiring_with_the_grant_succeeds() {
+    let mut run = run_begin(1_000);
+    step_create_pool<SUI>(&mut run, OWNER, 1_000);
+    step_create_grant<SUI>(&mut run, OWNER, b"g_0001", 5_000, 500, 200, 10_000, 0, 0, 0, vector[]);
+    step_open_session<SUI>(&mut run, DELEGATE, RECIPIENT, OPERATOR, 300, 10_000, x"8146640f02493af4fbc54fe33388e75dc2c937ae0b7727cc2b2afb1b75199a3e", 1_000_000, @0x95bde857437bd6eb9b8f7fc5cef28854720cae5a7e25d300eab046b6c2770536);
+    expect_session_opened<SUI>(&run, RECIPIENT, OPERATOR, 300, 10_000, x"8146640f02493af4fbc54fe33388e75dc2c937ae0b7727cc2b2afb1b75199a3e", 300, 0, 700);
+    run_end(run);
+}
+
+#[test, expected_failure(abort_code = spend_account::spend_account::EInvalidSessionExpiry)]
+fun open_session_expiring_in_more_than_seven_days_fails() {
+    let mut run = run_begin(1_000);
+    step_create_pool<SUI>(&mut run, OWNER, 1_000);
+    step_create_grant<SUI>(&mut run, OWNER, b"g_0001", 5_000, 500, 200, 0, 0, 0, 0, vector[]);
+    step_open_session<SUI>(&mut run, DELEGATE, RECIPIENT, OPERATOR, 300, 604_801_001, x"8146640f02493af4fbc54fe33388e75dc2c937ae0b7727cc2b2afb1b75199a3e", 1_000_000, @0x95bde857437bd6eb9b8f7fc5cef28854720cae5a7e25d300eab046b6c2770536);
+    run_end(run);
+}
+
+#[test]
+fun open_session_expiring_in_seven_days_succeeds() {
+    let mut run = run_begin(1_000);
+    step_create_pool<SUI>(&mut run, OWNER, 1_000);
+    step_create_grant<SUI>(&mut run, OWNER, b"g_0001", 5_000, 500, 200, 0, 0, 0, 0, vector[]);
+    step_open_session<SUI>(&mut run, DELEGATE, RECIPIENT, OPERATOR, 300, 604_801_000, x"8146640f02493af4fbc54fe33388e75dc2c937ae0b7727cc2b2afb1b75199a3e", 1_000_000, @0x95bde857437bd6eb9b8f7fc5cef28854720cae5a7e25d300eab046b6c2770536);
+    expect_session_opened<SUI>(&run, RECIPIENT, OPERATOR, 300, 604_801_000, x"8146640f02493af4fbc54fe33388e75dc2c937ae0b7727cc2b2afb1b75199a3e", 300, 0, 700);
+    run_end(run);
+}
+
+#[test, expected_failure(abort_code = spend_account::spend_account::EInvalidVoucherKey)]
+fun open_session_checks_the_voucher_key_before_the_expiry() {
+    let mut run = run_begin(1_000);
+    step_create_pool<SUI>(&mut run, OWNER, 1_000);
+    step_create_grant<SUI>(&mut run, OWNER, b"g_0001", 5_000, 500, 200, 10_000, 0, 0, 0, vector[]);
+    step_open_session<SUI>(&mut run, DELEGATE, RECIPIENT, OPERATOR, 300, 1_000, x"8146640f02493af4fbc54fe33388e75dc2c937ae0b7727cc2b2afb1b75199a", 1_000_000, @0x95bde857437bd6eb9b8f7fc5cef28854720cae5a7e25d300eab046b6c2770536);
+    run_end(run);
+}
+
+#[test, expected_failure(abort_code = spend_account::spend_account::EExceedsSessionCap)]
+fun open_session_above_the_session_cap_fails() {
+    let mut run = run_begin(1_000);
+    step_create_pool<SUI>(&mut run, OWNER, 1_000);
+    step_create_grant<SUI>(&mut run, OWNER, b"g_0001", 5_000, 500, 200, 10_000, 0, 0, 0, vector[]);
+    step_open_session<SUI>(&mut run, DELEGATE, RECIPIENT, OPERATOR, 501, 9_000, x"8146640f02493af4fbc54fe33388e75dc2c937ae0b7727cc2b2afb1b75199a3e", 1_000_000, @0x95bde857437bd6eb9b8f7fc5cef28854720cae5a7e25d300eab046b6c2770536);
+    run_end(run);
+}
+
+#[test, expected_failure(abort_code = spend_account::spend_account::EExceedsWindowLimit)]
+fun open_session_above_the_window_limit_fails() {
+    let mut run = run_begin(1_000);
+    step_create_pool<SUI>(&mut run, OWNER, 1_000);
+    step_create_grant<SUI>(&mut run, OWNER, b"g_0001", 5_000, 500, 200, 0, 1, 60_000, 300, vector[]);
+    step_open_session<SUI>(&mut run, DELEGATE, RECIPIENT, OPERATOR, 301, 9_000, x"8146640f02493af4fbc54fe33388e75dc2c937ae0b7727cc2b2afb1b75199a3e", 1_000_000, @0x95bde857437bd6eb9b8f7fc5cef28854720cae5a7e25d300eab046b6c2770536);
+    run_end(run);
+}
+
+#[test]
+fun open_session_within_the_window_limit_charges_the_window() {
+    let mut run = run_begin(1_000);
+    step_create_pool<SUI>(&mut run, OWNER, 1_000);
+    step_create_grant<SUI>(&mut run, OWNER, b"g_0001", 5_000, 500, 200, 0, 1, 60_000, 300, vector[]);
+    step_pay<SUI>(&mut run, DELEGATE, RECIPIENT, 100);
+    step_open_session<SUI>(&mut run, DELEGATE, RECIPIENT, OPERATOR, 200, 9_000, x"8146640f02493af4fbc54fe33388e75dc2c937ae0b7727cc2b2afb1b75199a3e", 1_000_000, @0x95bde857437bd6eb9b8f7fc5cef28854720cae5a7e25d300eab046b6c2770536);
+    expect_session_opened<SUI>(&run, RECIPIENT, OPERATOR, 200, 9_000, x"8146640f02493af4fbc54fe33388e75dc2c937ae0b7727cc2b2afb1b75199a3e", 300, 300, 700);
+    run_end(run);
+}
+
+#[test, expected_failure(abort_code = spend_account::spend_account::EInsufficientBalance)]
+fun open_session_above_the_pool_balance_fails() {
+    let mut run = run_begin(1_000);
+    step_create_pool<SUI>(&mut run, OWNER, 1_000);
+    step_create_grant<SUI>(&mut run, OWNER, b"g_0001", 5_000, 500, 200, 10_000, 0, 0, 0, vector[]);
+    step_withdraw<SUI>(&mut run, OWNER, 950);
+    step_open_session<SUI>(&mut run, DELEGATE, RECIPIENT, OPERATOR, 300, 9_000, x"8146640f02493af4fbc54fe33388e75dc2c937ae0b7727cc2b2afb1b75199a3e", 1_000_000, @0x95bde857437bd6eb9b8f7fc5cef28854720cae5a7e25d300eab046b6c2770536);
+    run_end(run);
+}
+
+#[test, expected_failure(abort_code = spend_account::spend_account::EWrongVersion)]
+fun open_session_on_an_old_version_grant_fails() {
+    let mut run = run_begin(1_000);
+    step_create_pool<SUI>(&mut run, OWNER, 1_000);
+    step_create_grant<SUI>(&mut run, OWNER, b"g_0001", 5_000, 500, 200, 10_000, 0, 0, 0, vector[]);
+    step_grant_version(&mut run, 0);
+    step_open_session<SUI>(&mut run, DELEGATE, RECIPIENT, OPERATOR, 300, 9_000, x"8146640f02493af4fbc54fe33388e75dc2c937ae0b7727cc2b2afb1b75199a3e", 1_000_000, @0x95bde857437bd6eb9b8f7fc5cef28854720cae5a7e25d300eab046b6c2770536);
+    run_end(run);
+}
+
+#[test, expected_failure(abort_code = spend_account::spend_account::EExceedsSessionCap)]
+fun pay_while_a_session_holds_the_budget_fails() {
+    let mut run = run_begin(1_000);
+    step_create_pool<SUI>(&mut run, OWNER, 1_000);
+    step_create_grant<SUI>(&mut run, OWNER, b"g_0001", 5_000, 500, 200, 10_000, 0, 0, 0, vector[]);
+    step_open_session<SUI>(&mut run, DELEGATE, RECIPIENT, OPERATOR, 400, 9_000, x"8146640f02493af4fbc54fe33388e75dc2c937ae0b7727cc2b2afb1b75199a3e", 1_000_000, @0x95bde857437bd6eb9b8f7fc5cef28854720cae5a7e25d300eab046b6c2770536);
+    step_pay<SUI>(&mut run, DELEGATE, RECIPIENT, 101);
+    run_end(run);
+}
+
+#[test]
+fun top_up_adds_to_the_deposit_and_the_spending() {
+    let mut run = run_begin(1_000);
+    step_create_pool<SUI>(&mut run, OWNER, 1_000);
+    step_create_grant<SUI>(&mut run, OWNER, b"g_0001", 5_000, 500, 200, 10_000, 0, 0, 0, vector[]);
+    step_open_session<SUI>(&mut run, DELEGATE, RECIPIENT, OPERATOR, 300, 9_000, x"8146640f02493af4fbc54fe33388e75dc2c937ae0b7727cc2b2afb1b75199a3e", 1_000_000, @0x95bde857437bd6eb9b8f7fc5cef28854720cae5a7e25d300eab046b6c2770536);
+    step_top_up<SUI>(&mut run, DELEGATE, 150);
+    expect_session_topped_up<SUI>(&run, 150, 450, 450, 0, 550);
+    run_end(run);
+}
+
+#[test, expected_failure(abort_code = spend_account::spend_account::ENotDelegate)]
+fun top_up_by_a_stranger_fails() {
+    let mut run = run_begin(1_000);
+    step_create_pool<SUI>(&mut run, OWNER, 1_000);
+    step_create_grant<SUI>(&mut run, OWNER, b"g_0001", 5_000, 500, 200, 10_000, 0, 0, 0, vector[]);
+    step_open_session<SUI>(&mut run, DELEGATE, RECIPIENT, OPERATOR, 300, 9_000, x"8146640f02493af4fbc54fe33388e75dc2c937ae0b7727cc2b2afb1b75199a3e", 1_000_000, @0x95bde857437bd6eb9b8f7fc5cef28854720cae5a7e25d300eab046b6c2770536);
+    step_top_up<SUI>(&mut run, STRANGER, 1);
+    run_end(run);
+}
+
+#[test, expected_failure(abort_code = spend_account::spend_account::EZeroAmount)]
+fun top_up_of_zero_fails() {
+    let mut run = run_begin(1_000);
+    step_create_pool<SUI>(&mut run, OWNER, 1_000);
+    step_create_grant<SUI>(&mut run, OWNER, b"g_0001", 5_000, 500, 200, 10_000, 0, 0, 0, vector[]);
+    step_open_session<SUI>(&mut run, DELEGATE, RECIPIENT, OPERATOR, 300, 9_000, x"8146640f02493af4fbc54fe33388e75dc2c937ae0b7727cc2b2afb1b75199a3e", 1_000_000, @0x95bde857437bd6eb9b8f7fc5cef28854720cae5a7e25d300eab046b6c2770536);
+    step_top_up<SUI>(&mut run, DELEGATE, 0);
+    run_end(run);
+}
+
+#[test, expected_failure(abort_code = spend_account::spend_account::EPaused)]
+fun top_up_when_paused_fails() {
+    let mut run = run_begin(1_000);
+    step_create_pool<SUI>(&mut run, OWNER, 1_000);
+    step_create_grant<SUI>(&mut run, OWNER, b"g_0001", 5_000, 500, 200, 10_000, 0, 0, 0, vector[]);
+    step_open_session<SUI>(&mut run, DELEGATE, RECIPIENT, OPERATOR, 300, 9_000, x"8146640f02493af4fbc54fe33388e75dc2c937ae0b7727cc2b2afb1b75199a3e", 1_000_000, @0x95bde857437bd6eb9b8f7fc5cef28854720cae5a7e25d300eab046b6c2770536);
+    step_pause(&mut run, OWNER, KIND_POLICY);
+    step_top_up<SUI>(&mut run, DELEGATE, 1);
+    run_end(run);
+}
+
+#[test, expected_failure(abort_code = spend_account::spend_account::ESessionEnded)]
+fun top_up_at_the_session_expiry_fails() {
+    let mut run = run_begin(1_000);
+    step_create_pool<SUI>(&mut run, OWNER, 1_000);
+    step_create_grant<SUI>(&mut run, OWNER, b"g_0001", 5_000, 500, 200, 10_000, 0, 0, 0, vector[]);
+    step_open_session<SUI>(&mut run, DELEGATE, RECIPIENT, OPERATOR, 300, 9_000, x"8146640f02493af4fbc54fe33388e75dc2c937ae0b7727cc2b2afb1b75199a3e", 1_000_000, @0x95bde857437bd6eb9b8f7fc5cef28854720cae5a7e25d300eab046b6c2770536);
+    step_clock(&mut run, 9_000);
+    step_top_up<SUI>(&mut run, DELEGATE, 1);
+    run_end(run);
+}
+
+#[test, expected_failure(abort_code = spend_account::spend_account::ESessionEnded)]
+fun top_up_after_request_close_fails() {
+    let mut run = run_begin(1_000);
+    step_create_pool<SUI>(&mut run, OWNER, 1_000);
+    step_create_grant<SUI>(&mut run, OWNER, b"g_0001", 5_000, 500, 200, 10_000, 0, 0, 0, vector[]);
+    step_open_session<SUI>(&mut run, DELEGATE, RECIPIENT, OPERATOR, 300, 9_000, x"8146640f02493af4fbc54fe33388e75dc2c937ae0b7727cc2b2afb1b75199a3e", 1_000_000, @0x95bde857437bd6eb9b8f7fc5cef28854720cae5a7e25d300eab046b6c2770536);
+    step_pause(&mut run, OWNER, KIND_POLICY);
+    step_request_close<SUI>(&mut run, OWNER);
+    step_resume(&mut run, OWNER, KIND_POLICY);
+    step_top_up<SUI>(&mut run, DELEGATE, 1);
+    run_end(run);
+}
+
+#[test, expected_failure(abort_code = spend_account::spend_account::EExceedsSessionCap)]
+fun top_up_above_the_session_cap_fails() {
+    let mut run = run_begin(1_000);
+    step_create_pool<SUI>(&mut run, OWNER, 1_000);
+    step_create_grant<SUI>(&mut run, OWNER, b"g_0001", 5_000, 500, 200, 10_000, 0, 0, 0, vector[]);
+    step_open_session<SUI>(&mut run, DELEGATE, RECIPIENT, OPERATOR, 300, 9_000, x"8146640f02493af4fbc54fe33388e75dc2c937ae0b7727cc2b2afb1b75199a3e", 1_000_000, @0x95bde857437bd6eb9b8f7fc5cef28854720cae5a7e25d300eab046b6c2770536);
+    step_top_up<SUI>(&mut run, DELEGATE, 201);
+    run_end(run);
+}
+
+#[test, expected_failure(abort_code = spend_account::spend_account::EExceedsWindowLimit)]
+fun top_up_above_the_window_limit_fails() {
+    let mut run = run_begin(1_000);
+    step_create_pool<SUI>(&mut run, OWNER, 1_000);
+    step_create_grant<SUI>(&mut run, OWNER, b"g_0001", 5_000, 500, 200, 0, 1, 60_000, 300, vector[]);
+    step_open_session<SUI>(&mut run, DELEGATE, RECIPIENT, OPERATOR, 200, 200_000, x"8146640f02493af4fbc54fe33388e75dc2c937ae0b7727cc2b2afb1b75199a3e", 1_000_000, @0x95bde857437bd6eb9b8f7fc5cef28854720cae5a7e25d300eab046b6c2770536);
+    step_top_up<SUI>(&mut run, DELEGATE, 101);
+    run_end(run);
+}
+
+#[test]
+fun top_up_in_a_later_window_charges_that_window() {
+    let mut run = run_begin(1_000);
+    step_create_pool<SUI>(&mut run, OWNER, 1_000);
+    step_create_grant<SUI>(&mut run, OWNER, b"g_0001", 5_000, 500, 200, 0, 1, 60_000, 300, vector[]);
+    step_open_session<SUI>(&mut run, DELEGATE, RECIPIENT, OPERATOR, 200, 200_000, x"8146640f02493af4fbc54fe33388e75dc2c937ae0b7727cc2b2afb1b75199a3e", 1_000_000, @0x95bde857437bd6eb9b8f7fc5cef28854720cae5a7e25d300eab046b6c2770536);
+    step_clock(&mut run, 61_000);
+    step_top_up<SUI>(&mut run, DELEGATE, 250);
+    expect_session_topped_up<SUI>(&run, 250, 450, 450, 250, 550);
+    run_end(run);
+}
+
+#[test, expected_failure(abort_code = spend_account::spend_account::EWrongVersion)]
+fun top_up_on_an_old_version_session_fails() {
+    let mut run = run_begin(1_000);
+    step_create_pool<SUI>(&mut run, OWNER, 1_000);
+    step_create_grant<SUI>(&mut run, OWNER, b"g_0001", 5_000, 500, 200, 10_000, 0, 0, 0, vector[]);
+    step_open_session<SUI>(&mut run, DELEGATE, RECIPIENT, OPERATOR, 300, 9_000, x"8146640f02493af4fbc54fe33388e75dc2c937ae0b7727cc2b2afb1b75199a3e", 1_000_000, @0x95bde857437bd6eb9b8f7fc5cef28854720cae5a7e25d300eab046b6c2770536);
+    step_session_version<SUI>(&mut run, 0);
+    step_top_up<SUI>(&mut run, DELEGATE, 1);
+    run_end(run);
+}
+
+#[test, expected_failure(abort_code = spend_account::spend_account::EWrongGrant)]
+fun top_up_with_another_grant_fails() {
+    let mut run = run_begin(1_000);
+    step_create_pool<SUI>(&mut run, OWNER, 1_000);
+    step_create_grant<SUI>(&mut run, OWNER, b"g_0001", 5_000, 500, 200, 10_000, 0, 0, 0, vector[]);
+    step_open_session<SUI>(&mut run, DELEGATE, RECIPIENT, OPERATOR, 300, 9_000, x"8146640f02493af4fbc54fe33388e75dc2c937ae0b7727cc2b2afb1b75199a3e", 1_000_000, @0x95bde857437bd6eb9b8f7fc5cef28854720cae5a7e25d300eab046b6c2770536);
+    step_create_grant<SUI>(&mut run, OWNER, b"g_0002", 5_000, 500, 200, 10_000, 0, 0, 0, vector[]);
+    step_top_up<SUI>(&mut run, DELEGATE, 1);
+    run_end(run);
+}
+
+#[test]
+fun claim_by_anyone_pays_the_payee_up_to_the_voucher() {
+    let mut run = run_begin(1_000);
+    step_create_pool<SUI>(&mut run, OWNER, 1_000);
+    step_create_grant<SUI>(&mut run, OWNER, b"g_0001", 5_000, 500, 200, 10_000, 0, 0, 0, vector[]);
+    step_open_session<SUI>(&mut run, DELEGATE, RECIPIENT, OPERATOR, 300, 9_000, x"8146640f02493af4fbc54fe33388e75dc2c937ae0b7727cc2b2afb1b75199a3e", 1_000_000, @0x95bde857437bd6eb9b8f7fc5cef28854720cae5a7e25d300eab046b6c2770536);
+    step_claim<SUI>(&mut run, STRANGER, 120, x"eeefb2ed979889c84834099efe2a3c95501499f9aa56e7ef4d0d0ba87ecf9a333568a5af7e89348e388b3d8360c3e76c781eba383874964ac0ea9b3c03fb3907");
+    expect_session_claimed<SUI>(&run, RECIPIENT, 120, 120, 180);
+    run_end(run);
+}
+
+#[test, expected_failure(abort_code = spend_account::spend_account::EBadVoucherSignature)]
+fun claim_signed_by_another_key_fails() {
+    let mut run = run_begin(1_000);
+    step_create_pool<SUI>(&mut run, OWNER, 1_000);
+    step_create_grant<SUI>(&mut run, OWNER, b"g_0001", 5_000, 500, 200, 10_000, 0, 0, 0, vector[]);
+    step_open_session<SUI>(&mut run, DELEGATE, RECIPIENT, OPERATOR, 300, 9_000, x"8146640f02493af4fbc54fe33388e75dc2c937ae0b7727cc2b2afb1b75199a3e", 1_000_000, @0x95bde857437bd6eb9b8f7fc5cef28854720cae5a7e25d300eab046b6c2770536);
+    step_claim<SUI>(&mut run, RECIPIENT, 120, x"a255bfda74761874fb0e801d2225373dcab040db097183f5b5306e634fb7ae89aa39ae1d2e7ef314a48c7a576021345ccb54e6c81932d161eac75d164c405904");
+    run_end(run);
+}
+
+#[test, expected_failure(abort_code = spend_account::spend_account::EBadVoucherSignature)]
+fun claim_of_more_than_was_signed_fails() {
+    let mut run = run_begin(1_000);
+    step_create_pool<SUI>(&mut run, OWNER, 1_000);
+    step_create_grant<SUI>(&mut run, OWNER, b"g_0001", 5_000, 500, 200, 10_000, 0, 0, 0, vector[]);
+    step_open_session<SUI>(&mut run, DELEGATE, RECIPIENT, OPERATOR, 300, 9_000, x"8146640f02493af4fbc54fe33388e75dc2c937ae0b7727cc2b2afb1b75199a3e", 1_000_000, @0x95bde857437bd6eb9b8f7fc5cef28854720cae5a7e25d300eab046b6c2770536);
+    step_claim<SUI>(&mut run, RECIPIENT, 120, x"c40a011a8caad893b74cf840b665009a7d7b119d4d815605b531c7da48579f96ed003dcc5e3a2d762c852a9ab8ec13e59c66f2dcfe87634141d99f7f3e2e0e08");
+    run_end(run);
+}
+
+#[test, expected_failure(abort_code = spend_account::spend_account::EBadVoucherSignature)]
+fun claim_with_a_voucher_for_another_session_fails() {
+    let mut run = run_begin(1_000);
+    step_create_pool<SUI>(&mut run, OWNER, 1_000);
+    step_create_grant<SUI>(&mut run, OWNER, b"g_0001", 5_000, 500, 200, 10_000, 0, 0, 0, vector[]);
+    step_open_session<SUI>(&mut run, DELEGATE, RECIPIENT, OPERATOR, 300, 9_000, x"8146640f02493af4fbc54fe33388e75dc2c937ae0b7727cc2b2afb1b75199a3e", 1_000_000, @0x95bde857437bd6eb9b8f7fc5cef28854720cae5a7e25d300eab046b6c2770536);
+    step_claim<SUI>(&mut run, RECIPIENT, 120, x"b7a9f0a43cc0f956325f04bf01d75f24f43d8487e7bcc80b483b66ceb873229ad3da600f6c85847636041fde9715177ecc7d1c8980a7c95d75f0ffd72c4a5501");
+    run_end(run);
+}
+
+#[test, expected_failure(abort_code = spend_account::spend_account::EBadVoucherSignature)]
+fun claim_with_a_final_voucher_fails() {
+    let mut run = run_begin(1_000);
+    step_create_pool<SUI>(&mut run, OWNER, 1_000);
+    step_create_grant<SUI>(&mut run, OWNER, b"g_0001", 5_000, 500, 200, 10_000, 0, 0, 0, vector[]);
+    step_open_session<SUI>(&mut run, DELEGATE, RECIPIENT, OPERATOR, 300, 9_000, x"8146640f02493af4fbc54fe33388e75dc2c937ae0b7727cc2b2afb1b75199a3e", 1_000_000, @0x95bde857437bd6eb9b8f7fc5cef28854720cae5a7e25d300eab046b6c2770536);
+    step_claim<SUI>(&mut run, RECIPIENT, 120, x"4148b070b8a53d79e0e3b3d7288fe63dc769cd39eccc4ff1dc344e3c2a36cc130214e6ca5e5d8379f46e24b39fe5433e3ff2911a520ed996ba299f4f42a90508");
+    run_end(run);
+}
+
+#[test, expected_failure(abort_code = spend_account::spend_account::EExceedsDeposit)]
+fun claim_above_the_deposit_fails() {
+    let mut run = run_begin(1_000);
+    step_create_pool<SUI>(&mut run, OWNER, 1_000);
+    step_create_grant<SUI>(&mut run, OWNER, b"g_0001", 5_000, 500, 200, 10_000, 0, 0, 0, vector[]);
+    step_open_session<SUI>(&mut run, DELEGATE, RECIPIENT, OPERATOR, 300, 9_000, x"8146640f02493af4fbc54fe33388e75dc2c937ae0b7727cc2b2afb1b75199a3e", 1_000_000, @0x95bde857437bd6eb9b8f7fc5cef28854720cae5a7e25d300eab046b6c2770536);
+    step_claim<SUI>(&mut run, RECIPIENT, 301, x"6421421403455837ed69c442746479d6fec25993f1216246cd2971230353e3d966eef6162655f2eaa3e1745d6fc337f04f195bfc3e22299e0ae104df336e5e07");
+    run_end(run);
+}
+
+#[test, expected_failure(abort_code = spend_account::spend_account::EExceedsDeposit)]
+fun claim_checks_the_deposit_before_the_signature() {
+    let mut run = run_begin(1_000);
+    step_create_pool<SUI>(&mut run, OWNER, 1_000);
+    step_create_grant<SUI>(&mut run, OWNER, b"g_0001", 5_000, 500, 200, 10_000, 0, 0, 0, vector[]);
+    step_open_session<SUI>(&mut run, DELEGATE, RECIPIENT, OPERATOR, 300, 9_000, x"8146640f02493af4fbc54fe33388e75dc2c937ae0b7727cc2b2afb1b75199a3e", 1_000_000, @0x95bde857437bd6eb9b8f7fc5cef28854720cae5a7e25d300eab046b6c2770536);
+    step_claim<SUI>(&mut run, RECIPIENT, 301, x"12fefcc2e54ff838ecf86038f8b60a9bf6037b308c5c2568bb74c62588ed51ee07b0d7af2adb35ebc6bab782c351ef7f7719abbd6e5d1f18a06211478fbe5004");
+    run_end(run);
+}
+
+#[test]
+fun claim_of_the_whole_deposit_succeeds() {
+    let mut run = run_begin(1_000);
+    step_create_pool<SUI>(&mut run, OWNER, 1_000);
+    step_create_grant<SUI>(&mut run, OWNER, b"g_0001", 5_000, 500, 200, 10_000, 0, 0, 0, vector[]);
+    step_open_session<SUI>(&mut run, DELEGATE, RECIPIENT, OPERATOR, 300, 9_000, x"8146640f02493af4fbc54fe33388e75dc2c937ae0b7727cc2b2afb1b75199a3e", 1_000_000, @0x95bde857437bd6eb9b8f7fc5cef28854720cae5a7e25d300eab046b6c2770536);
+    step_claim<SUI>(&mut run, RECIPIENT, 300, x"1a5bb6237f1a1e34320e2cd427089e7e5707e97ad353e6c5ef463b561a8118553b5c725312ede69adef2217420a3771fa2a5615119181f09aae0b1bcfcdfb90f");
+    expect_session_claimed<SUI>(&run, RECIPIENT, 300, 300, 0);
+    run_end(run);
+}
+
+#[test]
+fun claim_of_what_was_claimed_is_a_no_op() {
+    let mut run = run_begin(1_000);
+    step_create_pool<SUI>(&mut run, OWNER, 1_000);
+    step_create_grant<SUI>(&mut run, OWNER, b"g_0001", 5_000, 500, 200, 10_000, 0, 0, 0, vector[]);
+    step_open_session<SUI>(&mut run, DELEGATE, RECIPIENT, OPERATOR, 300, 9_000, x"8146640f02493af4fbc54fe33388e75dc2c937ae0b7727cc2b2afb1b75199a3e", 1_000_000, @0x95bde857437bd6eb9b8f7fc5cef28854720cae5a7e25d300eab046b6c2770536);
+    step_claim<SUI>(&mut run, RECIPIENT, 120, x"eeefb2ed979889c84834099efe2a3c95501499f9aa56e7ef4d0d0ba87ecf9a333568a5af7e89348e388b3d8360c3e76c781eba383874964ac0ea9b3c03fb3907");
+    step_claim<SUI>(&mut run, RECIPIENT, 120, x"eeefb2ed979889c84834099efe2a3c95501499f9aa56e7ef4d0d0ba87ecf9a333568a5af7e89348e388b3d8360c3e76c781eba383874964ac0ea9b3c03fb3907");
+    expect_no_event(&run);
+    run_end(run);
+}
+
+#[test]
+fun claim_below_what_was_claimed_is_a_no_op() {
+    let mut run = run_begin(1_000);
+    step_create_pool<SUI>(&mut run, OWNER, 1_000);
+    step_create_grant<SUI>(&mut run, OWNER, b"g_0001", 5_000, 500, 200, 10_000, 0, 0, 0, vector[]);
+    step_open_session<SUI>(&mut run, DELEGATE, RECIPIENT, OPERATOR, 300, 9_000, x"8146640f02493af4fbc54fe33388e75dc2c937ae0b7727cc2b2afb1b75199a3e", 1_000_000, @0x95bde857437bd6eb9b8f7fc5cef28854720cae5a7e25d300eab046b6c2770536);
+    step_claim<SUI>(&mut run, RECIPIENT, 120, x"eeefb2ed979889c84834099efe2a3c95501499f9aa56e7ef4d0d0ba87ecf9a333568a5af7e89348e388b3d8360c3e76c781eba383874964ac0ea9b3c03fb3907");
+    step_claim<SUI>(&mut run, RECIPIENT, 50, x"c697fc21860b6d0c3e83042b352e33f98915d1d7db756b95e6f83266a668480c0135ff9c52f6119522d1765fc5edf34f7c61a027d432177ca271d63094fd4703");
+    expect_no_event(&run);
+    run_end(run);
+}
+
+#[test]
+fun claim_of_more_pays_the_difference() {
+    let mut run = run_begin(1_000);
+    step_create_pool<SUI>(&mut run, OWNER, 1_000);
+    step_create_grant<SUI>(&mut run, OWNER, b"g_0001", 5_000, 500, 200, 10_000, 0, 0, 0, vector[]);
+    step_open_session<SUI>(&mut run, DELEGATE, RECIPIENT, OPERATOR, 300, 9_000, x"8146640f02493af4fbc54fe33388e75dc2c937ae0b7727cc2b2afb1b75199a3e", 1_000_000, @0x95bde857437bd6eb9b8f7fc5cef28854720cae5a7e25d300eab046b6c2770536);
+    step_claim<SUI>(&mut run, RECIPIENT, 120, x"eeefb2ed979889c84834099efe2a3c95501499f9aa56e7ef4d0d0ba87ecf9a333568a5af7e89348e388b3d8360c3e76c781eba383874964ac0ea9b3c03fb3907");
+    step_claim<SUI>(&mut run, RECIPIENT, 200, x"4fa1b2443c11854fa379f08ad0fb1adf22e5eb1be9837f67120fb5b5aa4f76c58be8e315460767767c209b1fb74e2fb7418a928b7f49322518fa0669bd42ab03");
+    expect_session_claimed<SUI>(&run, RECIPIENT, 80, 200, 100);
+    run_end(run);
+}
+
+#[test]
+fun claim_while_the_grant_is_paused_still_pays() {
+    let mut run = run_begin(1_000);
+    step_create_pool<SUI>(&mut run, OWNER, 1_000);
+    step_create_grant<SUI>(&mut run, OWNER, b"g_0001", 5_000, 500, 200, 10_000, 0, 0, 0, vector[]);
+    step_open_session<SUI>(&mut run, DELEGATE, RECIPIENT, OPERATOR, 300, 9_000, x"8146640f02493af4fbc54fe33388e75dc2c937ae0b7727cc2b2afb1b75199a3e", 1_000_000, @0x95bde857437bd6eb9b8f7fc5cef28854720cae5a7e25d300eab046b6c2770536);
+    step_pause(&mut run, OWNER, KIND_POLICY);
+    step_claim<SUI>(&mut run, RECIPIENT, 120, x"eeefb2ed979889c84834099efe2a3c95501499f9aa56e7ef4d0d0ba87ecf9a333568a5af7e89348e388b3d8360c3e76c781eba383874964ac0ea9b3c03fb3907");
+    expect_session_claimed<SUI>(&run, RECIPIENT, 120, 120, 180);
+    run_end(run);
+}
+
+#[test]
+fun claim_after_the_grant_is_revoked_still_pays() {
+    let mut run = run_begin(1_000);
+    step_create_pool<SUI>(&mut run, OWNER, 1_000);
+    step_create_grant<SUI>(&mut run, OWNER, b"g_0001", 5_000, 500, 200, 10_000, 0, 0, 0, vector[]);
+    step_open_session<SUI>(&mut run, DELEGATE, RECIPIENT, OPERATOR, 300, 9_000, x"8146640f02493af4fbc54fe33388e75dc2c937ae0b7727cc2b2afb1b75199a3e", 1_000_000, @0x95bde857437bd6eb9b8f7fc5cef28854720cae5a7e25d300eab046b6c2770536);
+    step_revoke(&mut run, OWNER);
+    step_claim<SUI>(&mut run, RECIPIENT, 120, x"eeefb2ed979889c84834099efe2a3c95501499f9aa56e7ef4d0d0ba87ecf9a333568a5af7e89348e388b3d8360c3e76c781eba383874964ac0ea9b3c03fb3907");
+    expect_session_claimed<SUI>(&run, RECIPIENT, 120, 120, 180);
+    run_end(run);
+}
+
+#[test]
+fun claim_after_the_grant_expired_still_pays() {
+    let mut run = run_begin(1_000);
+    step_create_pool<SUI>(&mut run, OWNER, 1_000);
+    step_create_grant<SUI>(&mut run, OWNER, b"g_0001", 5_000, 500, 200, 10_000, 0, 0, 0, vector[]);
+    step_open_session<SUI>(&mut run, DELEGATE, RECIPIENT, OPERATOR, 300, 9_000, x"8146640f02493af4fbc54fe33388e75dc2c937ae0b7727cc2b2afb1b75199a3e", 1_000_000, @0x95bde857437bd6eb9b8f7fc5cef28854720cae5a7e25d300eab046b6c2770536);
+    step_clock(&mut run, 10_000);
+    step_claim<SUI>(&mut run, RECIPIENT, 120, x"eeefb2ed979889c84834099efe2a3c95501499f9aa56e7ef4d0d0ba87ecf9a333568a5af7e89348e388b3d8360c3e76c781eba383874964ac0ea9b3c03fb3907");
+    expect_session_claimed<SUI>(&run, RECIPIENT, 120, 120, 180);
+    run_end(run);
+}
+
+#[test]
+fun claim_at_the_claim_deadline_succeeds() {
+    let mut run = run_begin(1_000);
+    step_create_pool<SUI>(&mut run, OWNER, 1_000);
+    step_create_grant<SUI>(&mut run, OWNER, b"g_0001", 5_000, 500, 200, 10_000, 0, 0, 0, vector[]);
+    step_open_session<SUI>(&mut run, DELEGATE, RECIPIENT, OPERATOR, 300, 9_000, x"8146640f02493af4fbc54fe33388e75dc2c937ae0b7727cc2b2afb1b75199a3e", 1_000_000, @0x95bde857437bd6eb9b8f7fc5cef28854720cae5a7e25d300eab046b6c2770536);
+    step_clock(&mut run, 3_609_000);
+    step_claim<SUI>(&mut run, RECIPIENT, 120, x"eeefb2ed979889c84834099efe2a3c95501499f9aa56e7ef4d0d0ba87ecf9a333568a5af7e89348e388b3d8360c3e76c781eba383874964ac0ea9b3c03fb3907");
+    expect_session_claimed<SUI>(&run, RECIPIENT, 120, 120, 180);
+    run_end(run);
+}
+
+#[test, expected_failure(abort_code = spend_account::spend_account::EClaimsOver)]
+fun claim_after_the_claim_deadline_fails() {
+    let mut run = run_begin(1_000);
+    step_create_pool<SUI>(&mut run, OWNER, 1_000);
+    step_create_grant<SUI>(&mut run, OWNER, b"g_0001", 5_000, 500, 200, 10_000, 0, 0, 0, vector[]);
+    step_open_session<SUI>(&mut run, DELEGATE, RECIPIENT, OPERATOR, 300, 9_000, x"8146640f02493af4fbc54fe33388e75dc2c937ae0b7727cc2b2afb1b75199a3e", 1_000_000, @0x95bde857437bd6eb9b8f7fc5cef28854720cae5a7e25d300eab046b6c2770536);
+    step_clock(&mut run, 3_609_001);
+    step_claim<SUI>(&mut run, RECIPIENT, 120, x"eeefb2ed979889c84834099efe2a3c95501499f9aa56e7ef4d0d0ba87ecf9a333568a5af7e89348e388b3d8360c3e76c781eba383874964ac0ea9b3c03fb3907");
+    run_end(run);
+}
+
+#[test, expected_failure(abort_code = spend_account::spend_account::EClaimsOver)]
+fun claim_checks_the_deadline_before_the_deposit() {
+    let mut run = run_begin(1_000);
+    step_create_pool<SUI>(&mut run, OWNER, 1_000);
+    step_create_grant<SUI>(&mut run, OWNER, b"g_0001", 5_000, 500, 200, 10_000, 0, 0, 0, vector[]);
+    step_open_session<SUI>(&mut run, DELEGATE, RECIPIENT, OPERATOR, 300, 9_000, x"8146640f02493af4fbc54fe33388e75dc2c937ae0b7727cc2b2afb1b75199a3e", 1_000_000, @0x95bde857437bd6eb9b8f7fc5cef28854720cae5a7e25d300eab046b6c2770536);
+    step_clock(&mut run, 3_609_001);
+    step_claim<SUI>(&mut run, RECIPIENT, 301, x"6421421403455837ed69c442746479d6fec25993f1216246cd2971230353e3d966eef6162655f2eaa3e1745d6fc337f04f195bfc3e22299e0ae104df336e5e07");
+    run_end(run);
+}
+
+#[test, expected_failure(abort_code = spend_account::spend_account::EClaimsOver)]
+fun claim_after_the_requested_close_fails() {
+    let mut run = run_begin(1_000);
+    step_create_pool<SUI>(&mut run, OWNER, 1_000);
+    step_create_grant<SUI>(&mut run, OWNER, b"g_0001", 5_000, 500, 200, 10_000, 0, 0, 0, vector[]);
+    step_open_session<SUI>(&mut run, DELEGATE, RECIPIENT, OPERATOR, 300, 9_000, x"8146640f02493af4fbc54fe33388e75dc2c937ae0b7727cc2b2afb1b75199a3e", 1_000_000, @0x95bde857437bd6eb9b8f7fc5cef28854720cae5a7e25d300eab046b6c2770536);
+    step_pause(&mut run, OWNER, KIND_POLICY);
+    step_request_close<SUI>(&mut run, OWNER);
+    step_clock(&mut run, 3_601_001);
+    step_claim<SUI>(&mut run, RECIPIENT, 120, x"eeefb2ed979889c84834099efe2a3c95501499f9aa56e7ef4d0d0ba87ecf9a333568a5af7e89348e388b3d8360c3e76c781eba383874964ac0ea9b3c03fb3907");
+    run_end(run);
+}
+
+#[test]
+fun claim_at_the_requested_close_succeeds() {
+    let mut run = run_begin(1_000);
+    step_create_pool<SUI>(&mut run, OWNER, 1_000);
+    step_create_grant<SUI>(&mut run, OWNER, b"g_0001", 5_000, 500, 200, 10_000, 0, 0, 0, vector[]);
+    step_open_session<SUI>(&mut run, DELEGATE, RECIPIENT, OPERATOR, 300, 9_000, x"8146640f02493af4fbc54fe33388e75dc2c937ae0b7727cc2b2afb1b75199a3e", 1_000_000, @0x95bde857437bd6eb9b8f7fc5cef28854720cae5a7e25d300eab046b6c2770536);
+    step_pause(&mut run, OWNER, KIND_POLICY);
+    step_request_close<SUI>(&mut run, OWNER);
+    step_clock(&mut run, 3_601_000);
+    step_claim<SUI>(&mut run, RECIPIENT, 120, x"eeefb2ed979889c84834099efe2a3c95501499f9aa56e7ef4d0d0ba87ecf9a333568a5af7e89348e388b3d8360c3e76c781eba383874964ac0ea9b3c03fb3907");
+    expect_session_claimed<SUI>(&run, RECIPIENT, 120, 120, 180);
+    run_end(run);
+}
+
+#[test]
+fun claim_of_a_topped_up_deposit_succeeds() {
+    let mut run = run_begin(1_000);
+    step_create_pool<SUI>(&mut run, OWNER, 1_000);
+    step_create_grant<SUI>(&mut run, OWNER, b"g_0001", 5_000, 500, 200, 10_000, 0, 0, 0, vector[]);
+    step_open_session<SUI>(&mut run, DELEGATE, RECIPIENT, OPERATOR, 300, 9_000, x"8146640f02493af4fbc54fe33388e75dc2c937ae0b7727cc2b2afb1b75199a3e", 1_000_000, @0x95bde857437bd6eb9b8f7fc5cef28854720cae5a7e25d300eab046b6c2770536);
+    step_top_up<SUI>(&mut run, DELEGATE, 100);
+    step_claim<SUI>(&mut run, RECIPIENT, 400, x"d466652ff36233ad1a43c3f0da0bb8a491d7ee1bd07389d0ad67ed5d943f3a37975d1300cb7035cbeabd2db91c4759f4414eed16282b09378878e472364f1a01");
+    expect_session_claimed<SUI>(&run, RECIPIENT, 400, 400, 0);
+    run_end(run);
+}
+
+#[test, expected_failure(abort_code = spend_account::spend_account::EWrongVersion)]
+fun claim_on_an_old_version_session_fails() {
+    let mut run = run_begin(1_000);
+    step_create_pool<SUI>(&mut run, OWNER, 1_000);
+    step_create_grant<SUI>(&mut run, OWNER, b"g_0001", 5_000, 500, 200, 10_000, 0, 0, 0, vector[]);
+    step_open_session<SUI>(&mut run, DELEGATE, RECIPIENT, OPERATOR, 300, 9_000, x"8146640f02493af4fbc54fe33388e75dc2c937ae0b7727cc2b2afb1b75199a3e", 1_000_000, @0x95bde857437bd6eb9b8f7fc5cef28854720cae5a7e25d300eab046b6c2770536);
+    step_session_version<SUI>(&mut run, 0);
+    step_claim<SUI>(&mut run, RECIPIENT, 120, x"eeefb2ed979889c84834099efe2a3c95501499f9aa56e7ef4d0d0ba87ecf9a333568a5af7e89348e388b3d8360c3e76c781eba383874964ac0ea9b3c03fb3907");
+    run_end(run);
+}
+
+#[test]
+fun close_session_by_the_payee_before_expiry_returns_the_rest() {
+    let mut run = run_begin(1_000);
+    step_create_pool<SUI>(&mut run, OWNER, 1_000);
+    step_create_grant<SUI>(&mut run, OWNER, b"g_0001", 5_000, 500, 200, 10_000, 0, 0, 0, vector[]);
+    step_open_session<SUI>(&mut run, DELEGATE, RECIPIENT, OPERATOR, 300, 9_000, x"8146640f02493af4fbc54fe33388e75dc2c937ae0b7727cc2b2afb1b75199a3e", 1_000_000, @0x95bde857437bd6eb9b8f7fc5cef28854720cae5a7e25d300eab046b6c2770536);
+    step_claim<SUI>(&mut run, RECIPIENT, 120, x"eeefb2ed979889c84834099efe2a3c95501499f9aa56e7ef4d0d0ba87ecf9a333568a5af7e89348e388b3d8360c3e76c781eba383874964ac0ea9b3c03fb3907");
+    step_close_session<SUI>(&mut run, RECIPIENT);
+    expect_session_closed<SUI>(&run, RECIPIENT, 120, 180, 120, 0, 880);
+    run_end(run);
+}
+
+#[test]
+fun close_session_with_nothing_claimed_returns_the_deposit() {
+    let mut run = run_begin(1_000);
+    step_create_pool<SUI>(&mut run, OWNER, 1_000);
+    step_create_grant<SUI>(&mut run, OWNER, b"g_0001", 5_000, 500, 200, 10_000, 0, 0, 0, vector[]);
+    step_open_session<SUI>(&mut run, DELEGATE, RECIPIENT, OPERATOR, 300, 9_000, x"8146640f02493af4fbc54fe33388e75dc2c937ae0b7727cc2b2afb1b75199a3e", 1_000_000, @0x95bde857437bd6eb9b8f7fc5cef28854720cae5a7e25d300eab046b6c2770536);
+    step_close_session<SUI>(&mut run, RECIPIENT);
+    expect_session_closed<SUI>(&run, RECIPIENT, 0, 300, 0, 0, 1_000);
+    run_end(run);
+}
+
+#[test]
+fun close_session_with_everything_claimed_returns_nothing() {
+    let mut run = run_begin(1_000);
+    step_create_pool<SUI>(&mut run, OWNER, 1_000);
+    step_create_grant<SUI>(&mut run, OWNER, b"g_0001", 5_000, 500, 200, 10_000, 0, 0, 0, vector[]);
+    step_open_session<SUI>(&mut run, DELEGATE, RECIPIENT, OPERATOR, 300, 9_000, x"8146640f02493af4fbc54fe33388e75dc2c937ae0b7727cc2b2afb1b75199a3e", 1_000_000, @0x95bde857437bd6eb9b8f7fc5cef28854720cae5a7e25d300eab046b6c2770536);
+    step_claim<SUI>(&mut run, RECIPIENT, 300, x"1a5bb6237f1a1e34320e2cd427089e7e5707e97ad353e6c5ef463b561a8118553b5c725312ede69adef2217420a3771fa2a5615119181f09aae0b1bcfcdfb90f");
+    step_close_session<SUI>(&mut run, RECIPIENT);
+    expect_session_closed<SUI>(&run, RECIPIENT, 300, 0, 300, 0, 700);
+    run_end(run);
+}
+
+#[test, expected_failure(abort_code = spend_account::spend_account::ESessionLive)]
+fun close_session_by_a_stranger_before_the_deadline_fails() {
+    let mut run = run_begin(1_000);
+    step_create_pool<SUI>(&mut run, OWNER, 1_000);
+    step_create_grant<SUI>(&mut run, OWNER, b"g_0001", 5_000, 500, 200, 10_000, 0, 0, 0, vector[]);
+    step_open_session<SUI>(&mut run, DELEGATE, RECIPIENT, OPERATOR, 300, 9_000, x"8146640f02493af4fbc54fe33388e75dc2c937ae0b7727cc2b2afb1b75199a3e", 1_000_000, @0x95bde857437bd6eb9b8f7fc5cef28854720cae5a7e25d300eab046b6c2770536);
+    step_close_session<SUI>(&mut run, STRANGER);
+    run_end(run);
+}
+
+#[test, expected_failure(abort_code = spend_account::spend_account::ESessionLive)]
+fun close_session_by_the_delegate_before_the_deadline_fails() {
+    let mut run = run_begin(1_000);
+    step_create_pool<SUI>(&mut run, OWNER, 1_000);
+    step_create_grant<SUI>(&mut run, OWNER, b"g_0001", 5_000, 500, 200, 10_000, 0, 0, 0, vector[]);
+    step_open_session<SUI>(&mut run, DELEGATE, RECIPIENT, OPERATOR, 300, 9_000, x"8146640f02493af4fbc54fe33388e75dc2c937ae0b7727cc2b2afb1b75199a3e", 1_000_000, @0x95bde857437bd6eb9b8f7fc5cef28854720cae5a7e25d300eab046b6c2770536);
+    step_close_session<SUI>(&mut run, DELEGATE);
+    run_end(run);
+}
+
+#[test, expected_failure(abort_code = spend_account::spend_account::ESessionLive)]
+fun close_session_by_a_stranger_at_the_deadline_fails() {
+    let mut run = run_begin(1_000);
+    step_create_pool<SUI>(&mut run, OWNER, 1_000);
+    step_create_grant<SUI>(&mut run, OWNER, b"g_0001", 5_000, 500, 200, 10_000, 0, 0, 0, vector[]);
+    step_open_session<SUI>(&mut run, DELEGATE, RECIPIENT, OPERATOR, 300, 9_000, x"8146640f02493af4fbc54fe33388e75dc2c937ae0b7727cc2b2afb1b75199a3e", 1_000_000, @0x95bde857437bd6eb9b8f7fc5cef28854720cae5a7e25d300eab046b6c2770536);
+    step_clock(&mut run, 3_609_000);
+    step_close_session<SUI>(&mut run, STRANGER);
+    run_end(run);
+}
+
+#[test]
+fun close_session_by_a_stranger_after_the_deadline_returns_the_rest() {
+    let mut run = run_begin(1_000);
+    step_create_pool<SUI>(&mut run, OWNER, 1_000);
+    step_create_grant<SUI>(&mut run, OWNER, b"g_0001", 5_000, 500, 200, 10_000, 0, 0, 0, vector[]);
+    step_open_session<SUI>(&mut run, DELEGATE, RECIPIENT, OPERATOR, 300, 9_000, x"8146640f02493af4fbc54fe33388e75dc2c937ae0b7727cc2b2afb1b75199a3e", 1_000_000, @0x95bde857437bd6eb9b8f7fc5cef28854720cae5a7e25d300eab046b6c2770536);
+    step_claim<SUI>(&mut run, RECIPIENT, 120, x"eeefb2ed979889c84834099efe2a3c95501499f9aa56e7ef4d0d0ba87ecf9a333568a5af7e89348e388b3d8360c3e76c781eba383874964ac0ea9b3c03fb3907");
+    step_clock(&mut run, 3_609_001);
+    step_close_session<SUI>(&mut run, STRANGER);
+    expect_session_closed<SUI>(&run, RECIPIENT, 120, 180, 120, 0, 880);
+    run_end(run);
+}
+
+#[test]
+fun close_session_on_a_revoked_grant_works() {
+    let mut run = run_begin(1_000);
+    step_create_pool<SUI>(&mut run, OWNER, 1_000);
+    step_create_grant<SUI>(&mut run, OWNER, b"g_0001", 5_000, 500, 200, 10_000, 0, 0, 0, vector[]);
+    step_open_session<SUI>(&mut run, DELEGATE, RECIPIENT, OPERATOR, 300, 9_000, x"8146640f02493af4fbc54fe33388e75dc2c937ae0b7727cc2b2afb1b75199a3e", 1_000_000, @0x95bde857437bd6eb9b8f7fc5cef28854720cae5a7e25d300eab046b6c2770536);
+    step_revoke(&mut run, OWNER);
+    step_close_session<SUI>(&mut run, RECIPIENT);
+    expect_session_closed<SUI>(&run, RECIPIENT, 0, 300, 0, 0, 1_000);
+    run_end(run);
+}
+
+#[test]
+fun close_session_on_a_paused_grant_works() {
+    let mut run = run_begin(1_000);
+    step_create_pool<SUI>(&mut run, OWNER, 1_000);
+    step_create_grant<SUI>(&mut run, OWNER, b"g_0001", 5_000, 500, 200, 10_000, 0, 0, 0, vector[]);
+    step_open_session<SUI>(&mut run, DELEGATE, RECIPIENT, OPERATOR, 300, 9_000, x"8146640f02493af4fbc54fe33388e75dc2c937ae0b7727cc2b2afb1b75199a3e", 1_000_000, @0x95bde857437bd6eb9b8f7fc5cef28854720cae5a7e25d300eab046b6c2770536);
+    step_pause(&mut run, OWNER, KIND_POLICY);
+    step_close_session<SUI>(&mut run, RECIPIENT);
+    expect_session_closed<SUI>(&run, RECIPIENT, 0, 300, 0, 0, 1_000);
+    run_end(run);
+}
+
+#[test]
+fun close_session_after_the_grant_expired_works() {
+    let mut run = run_begin(1_000);
+    step_create_pool<SUI>(&mut run, OWNER, 1_000);
+    step_create_grant<SUI>(&mut run, OWNER, b"g_0001", 5_000, 500, 200, 10_000, 0, 0, 0, vector[]);
+    step_open_session<SUI>(&mut run, DELEGATE, RECIPIENT, OPERATOR, 300, 9_000, x"8146640f02493af4fbc54fe33388e75dc2c937ae0b7727cc2b2afb1b75199a3e", 1_000_000, @0x95bde857437bd6eb9b8f7fc5cef28854720cae5a7e25d300eab046b6c2770536);
+    step_clock(&mut run, 10_000);
+    step_close_session<SUI>(&mut run, RECIPIENT);
+    expect_session_closed<SUI>(&run, RECIPIENT, 0, 300, 0, 0, 1_000);
+    run_end(run);
+}
+
+#[test, expected_failure(abort_code = spend_account::spend_account::EWrongGrant)]
+fun close_session_with_another_grant_fails() {
+    let mut run = run_begin(1_000);
+    step_create_pool<SUI>(&mut run, OWNER, 1_000);
+    step_create_grant<SUI>(&mut run, OWNER, b"g_0001", 5_000, 500, 200, 10_000, 0, 0, 0, vector[]);
+    step_open_session<SUI>(&mut run, DELEGATE, RECIPIENT, OPERATOR, 300, 9_000, x"8146640f02493af4fbc54fe33388e75dc2c937ae0b7727cc2b2afb1b75199a3e", 1_000_000, @0x95bde857437bd6eb9b8f7fc5cef28854720cae5a7e25d300eab046b6c2770536);
+    step_create_grant<SUI>(&mut run, OWNER, b"g_0002", 5_000, 500, 200, 10_000, 0, 0, 0, vector[]);
+    step_close_session<SUI>(&mut run, RECIPIENT);
+    run_end(run);
+}
+
+#[test, expected_failure(abort_code = spend_account::spend_account::EWrongVersion)]
+fun close_session_on_an_old_version_pool_fails() {
+    let mut run = run_begin(1_000);
+    step_create_pool<SUI>(&mut run, OWNER, 1_000);
+    step_create_grant<SUI>(&mut run, OWNER, b"g_0001", 5_000, 500, 200, 10_000, 0, 0, 0, vector[]);
+    step_open_session<SUI>(&mut run, DELEGATE, RECIPIENT, OPERATOR, 300, 9_000, x"8146640f02493af4fbc54fe33388e75dc2c937ae0b7727cc2b2afb1b75199a3e", 1_000_000, @0x95bde857437bd6eb9b8f7fc5cef28854720cae5a7e25d300eab046b6c2770536);
+    step_pool_version<SUI>(&mut run, 0);
+    step_close_session<SUI>(&mut run, RECIPIENT);
+    run_end(run);
+}
+
+#[test]
+fun pay_after_a_session_closed_spends_what_it_returned() {
+    let mut run = run_begin(1_000);
+    step_create_pool<SUI>(&mut run, OWNER, 1_000);
+    step_create_grant<SUI>(&mut run, OWNER, b"g_0001", 5_000, 500, 200, 10_000, 0, 0, 0, vector[]);
+    step_open_session<SUI>(&mut run, DELEGATE, RECIPIENT, OPERATOR, 300, 9_000, x"8146640f02493af4fbc54fe33388e75dc2c937ae0b7727cc2b2afb1b75199a3e", 1_000_000, @0x95bde857437bd6eb9b8f7fc5cef28854720cae5a7e25d300eab046b6c2770536);
+    step_claim<SUI>(&mut run, RECIPIENT, 100, x"c40a011a8caad893b74cf840b665009a7d7b119d4d815605b531c7da48579f96ed003dcc5e3a2d762c852a9ab8ec13e59c66f2dcfe87634141d99f7f3e2e0e08");
+    step_close_session<SUI>(&mut run, RECIPIENT);
+    step_pay<SUI>(&mut run, DELEGATE, RECIPIENT, 200);
+    step_pay<SUI>(&mut run, DELEGATE, RECIPIENT, 200);
+    expect_payment_made<SUI>(&run, RECIPIENT, 200, 500, 0, 500);
+    run_end(run);
+}
+
+#[test]
+fun close_session_in_its_window_gives_the_window_back() {
+    let mut run = run_begin(1_000);
+    step_create_pool<SUI>(&mut run, OWNER, 1_000);
+    step_create_grant<SUI>(&mut run, OWNER, b"g_0001", 5_000, 500, 200, 0, 1, 60_000, 300, vector[]);
+    step_open_session<SUI>(&mut run, DELEGATE, RECIPIENT, OPERATOR, 200, 200_000, x"8146640f02493af4fbc54fe33388e75dc2c937ae0b7727cc2b2afb1b75199a3e", 1_000_000, @0x95bde857437bd6eb9b8f7fc5cef28854720cae5a7e25d300eab046b6c2770536);
+    step_claim<SUI>(&mut run, RECIPIENT, 50, x"c697fc21860b6d0c3e83042b352e33f98915d1d7db756b95e6f83266a668480c0135ff9c52f6119522d1765fc5edf34f7c61a027d432177ca271d63094fd4703");
+    step_close_session<SUI>(&mut run, RECIPIENT);
+    expect_session_closed<SUI>(&run, RECIPIENT, 50, 150, 50, 50, 950);
+    run_end(run);
+}
+
+#[test]
+fun close_session_after_the_window_rolled_gives_no_window_back() {
+    let mut run = run_begin(1_000);
+    step_create_pool<SUI>(&mut run, OWNER, 1_000);
+    step_create_grant<SUI>(&mut run, OWNER, b"g_0001", 5_000, 500, 200, 0, 1, 60_000, 300, vector[]);
+    step_open_session<SUI>(&mut run, DELEGATE, RECIPIENT, OPERATOR, 200, 200_000, x"8146640f02493af4fbc54fe33388e75dc2c937ae0b7727cc2b2afb1b75199a3e", 1_000_000, @0x95bde857437bd6eb9b8f7fc5cef28854720cae5a7e25d300eab046b6c2770536);
+    step_claim<SUI>(&mut run, RECIPIENT, 50, x"c697fc21860b6d0c3e83042b352e33f98915d1d7db756b95e6f83266a668480c0135ff9c52f6119522d1765fc5edf34f7c61a027d432177ca271d63094fd4703");
+    step_clock(&mut run, 61_000);
+    step_pay<SUI>(&mut run, DELEGATE, RECIPIENT, 100);
+    step_close_session<SUI>(&mut run, RECIPIENT);
+    expect_session_closed<SUI>(&run, RECIPIENT, 50, 150, 150, 100, 850);
+    run_end(run);
+}
+
+#[test]
+fun close_session_past_its_window_end_does_not_roll_the_window() {
+    let mut run = run_begin(1_000);
+    step_create_pool<SUI>(&mut run, OWNER, 1_000);
+    step_create_grant<SUI>(&mut run, OWNER, b"g_0001", 5_000, 500, 200, 0, 1, 60_000, 300, vector[]);
+    step_open_session<SUI>(&mut run, DELEGATE, RECIPIENT, OPERATOR, 200, 200_000, x"8146640f02493af4fbc54fe33388e75dc2c937ae0b7727cc2b2afb1b75199a3e", 1_000_000, @0x95bde857437bd6eb9b8f7fc5cef28854720cae5a7e25d300eab046b6c2770536);
+    step_clock(&mut run, 61_000);
+    step_close_session<SUI>(&mut run, RECIPIENT);
+    expect_session_closed<SUI>(&run, RECIPIENT, 0, 200, 0, 200, 1_000);
+    run_end(run);
+}
+
+#[test]
+fun close_session_gives_a_window_back_at_most_what_it_charged_there() {
+    let mut run = run_begin(1_000);
+    step_create_pool<SUI>(&mut run, OWNER, 1_000);
+    step_create_grant<SUI>(&mut run, OWNER, b"g_0001", 5_000, 500, 200, 0, 1, 60_000, 300, vector[]);
+    step_open_session<SUI>(&mut run, DELEGATE, RECIPIENT, OPERATOR, 200, 200_000, x"8146640f02493af4fbc54fe33388e75dc2c937ae0b7727cc2b2afb1b75199a3e", 1_000_000, @0x95bde857437bd6eb9b8f7fc5cef28854720cae5a7e25d300eab046b6c2770536);
+    step_clock(&mut run, 61_000);
+    step_pay<SUI>(&mut run, DELEGATE, RECIPIENT, 30);
+    step_top_up<SUI>(&mut run, DELEGATE, 50);
+    step_close_session<SUI>(&mut run, RECIPIENT);
+    expect_session_closed<SUI>(&run, RECIPIENT, 0, 250, 30, 30, 970);
+    run_end(run);
+}
+
+#[test]
+fun claim_and_close_with_a_final_voucher_pays_and_closes() {
+    let mut run = run_begin(1_000);
+    step_create_pool<SUI>(&mut run, OWNER, 1_000);
+    step_create_grant<SUI>(&mut run, OWNER, b"g_0001", 5_000, 500, 200, 10_000, 0, 0, 0, vector[]);
+    step_open_session<SUI>(&mut run, DELEGATE, RECIPIENT, OPERATOR, 300, 9_000, x"8146640f02493af4fbc54fe33388e75dc2c937ae0b7727cc2b2afb1b75199a3e", 1_000_000, @0x95bde857437bd6eb9b8f7fc5cef28854720cae5a7e25d300eab046b6c2770536);
+    step_claim_and_close<SUI>(&mut run, RECIPIENT, 120, x"4148b070b8a53d79e0e3b3d7288fe63dc769cd39eccc4ff1dc344e3c2a36cc130214e6ca5e5d8379f46e24b39fe5433e3ff2911a520ed996ba299f4f42a90508");
+    expect_session_claimed_and_closed<SUI>(&run, RECIPIENT, 120, 120, 180, 120, 0, 880);
+    run_end(run);
+}
+
+#[test, expected_failure(abort_code = spend_account::spend_account::ENotCloser)]
+fun claim_and_close_by_a_stranger_fails() {
+    let mut run = run_begin(1_000);
+    step_create_pool<SUI>(&mut run, OWNER, 1_000);
+    step_create_grant<SUI>(&mut run, OWNER, b"g_0001", 5_000, 500, 200, 10_000, 0, 0, 0, vector[]);
+    step_open_session<SUI>(&mut run, DELEGATE, RECIPIENT, OPERATOR, 300, 9_000, x"8146640f02493af4fbc54fe33388e75dc2c937ae0b7727cc2b2afb1b75199a3e", 1_000_000, @0x95bde857437bd6eb9b8f7fc5cef28854720cae5a7e25d300eab046b6c2770536);
+    step_claim_and_close<SUI>(&mut run, STRANGER, 120, x"4148b070b8a53d79e0e3b3d7288fe63dc769cd39eccc4ff1dc344e3c2a36cc130214e6ca5e5d8379f46e24b39fe5433e3ff2911a520ed996ba299f4f42a90508");
+    run_end(run);
+}
+
+#[test]
+fun claim_and_close_by_the_operator_succeeds() {
+    let mut run = run_begin(1_000);
+    step_create_pool<SUI>(&mut run, OWNER, 1_000);
+    step_create_grant<SUI>(&mut run, OWNER, b"g_0001", 5_000, 500, 200, 10_000, 0, 0, 0, vector[]);
+    step_open_session<SUI>(&mut run, DELEGATE, RECIPIENT, OPERATOR, 300, 9_000, x"8146640f02493af4fbc54fe33388e75dc2c937ae0b7727cc2b2afb1b75199a3e", 1_000_000, @0x95bde857437bd6eb9b8f7fc5cef28854720cae5a7e25d300eab046b6c2770536);
+    step_claim_and_close<SUI>(&mut run, OPERATOR, 120, x"4148b070b8a53d79e0e3b3d7288fe63dc769cd39eccc4ff1dc344e3c2a36cc130214e6ca5e5d8379f46e24b39fe5433e3ff2911a520ed996ba299f4f42a90508");
+    expect_session_claimed_and_closed<SUI>(&run, RECIPIENT, 120, 120, 180, 120, 0, 880);
+    run_end(run);
+}
+
+#[test, expected_failure(abort_code = spend_account::spend_account::ENotCloser)]
+fun claim_and_close_checks_the_closer_before_the_deadline() {
+    let mut run = run_begin(1_000);
+    step_create_pool<SUI>(&mut run, OWNER, 1_000);
+    step_create_grant<SUI>(&mut run, OWNER, b"g_0001", 5_000, 500, 200, 10_000, 0, 0, 0, vector[]);
+    step_open_session<SUI>(&mut run, DELEGATE, RECIPIENT, OPERATOR, 300, 9_000, x"8146640f02493af4fbc54fe33388e75dc2c937ae0b7727cc2b2afb1b75199a3e", 1_000_000, @0x95bde857437bd6eb9b8f7fc5cef28854720cae5a7e25d300eab046b6c2770536);
+    step_clock(&mut run, 3_609_001);
+    step_claim_and_close<SUI>(&mut run, STRANGER, 120, x"4148b070b8a53d79e0e3b3d7288fe63dc769cd39eccc4ff1dc344e3c2a36cc130214e6ca5e5d8379f46e24b39fe5433e3ff2911a520ed996ba299f4f42a90508");
+    run_end(run);
+}
+
+#[test, expected_failure(abort_code = spend_account::spend_account::EBadVoucherSignature)]
+fun claim_and_close_with_a_plain_voucher_fails() {
+    let mut run = run_begin(1_000);
+    step_create_pool<SUI>(&mut run, OWNER, 1_000);
+    step_create_grant<SUI>(&mut run, OWNER, b"g_0001", 5_000, 500, 200, 10_000, 0, 0, 0, vector[]);
+    step_open_session<SUI>(&mut run, DELEGATE, RECIPIENT, OPERATOR, 300, 9_000, x"8146640f02493af4fbc54fe33388e75dc2c937ae0b7727cc2b2afb1b75199a3e", 1_000_000, @0x95bde857437bd6eb9b8f7fc5cef28854720cae5a7e25d300eab046b6c2770536);
+    step_claim_and_close<SUI>(&mut run, RECIPIENT, 120, x"eeefb2ed979889c84834099efe2a3c95501499f9aa56e7ef4d0d0ba87ecf9a333568a5af7e89348e388b3d8360c3e76c781eba383874964ac0ea9b3c03fb3907");
+    run_end(run);
+}
+
+#[test, expected_failure(abort_code = spend_account::spend_account::EBadVoucherSignature)]
+fun claim_and_close_signed_by_another_key_fails() {
+    let mut run = run_begin(1_000);
+    step_create_pool<SUI>(&mut run, OWNER, 1_000);
+    step_create_grant<SUI>(&mut run, OWNER, b"g_0001", 5_000, 500, 200, 10_000, 0, 0, 0, vector[]);
+    step_open_session<SUI>(&mut run, DELEGATE, RECIPIENT, OPERATOR, 300, 9_000, x"8146640f02493af4fbc54fe33388e75dc2c937ae0b7727cc2b2afb1b75199a3e", 1_000_000, @0x95bde857437bd6eb9b8f7fc5cef28854720cae5a7e25d300eab046b6c2770536);
+    step_claim_and_close<SUI>(&mut run, RECIPIENT, 120, x"16a092b928bb1d4b5d097f78bee437214345624525a6ddeb68fee54df8fa14281cbd02171282f988a0ca7469c4291d38834511e5f85e8c06cbe759fe8fccdc09");
+    run_end(run);
+}
+
+#[test]
+fun claim_and_close_below_what_was_claimed_only_closes() {
+    let mut run = run_begin(1_000);
+    step_create_pool<SUI>(&mut run, OWNER, 1_000);
+    step_create_grant<SUI>(&mut run, OWNER, b"g_0001", 5_000, 500, 200, 10_000, 0, 0, 0, vector[]);
+    step_open_session<SUI>(&mut run, DELEGATE, RECIPIENT, OPERATOR, 300, 9_000, x"8146640f02493af4fbc54fe33388e75dc2c937ae0b7727cc2b2afb1b75199a3e", 1_000_000, @0x95bde857437bd6eb9b8f7fc5cef28854720cae5a7e25d300eab046b6c2770536);
+    step_claim<SUI>(&mut run, RECIPIENT, 120, x"eeefb2ed979889c84834099efe2a3c95501499f9aa56e7ef4d0d0ba87ecf9a333568a5af7e89348e388b3d8360c3e76c781eba383874964ac0ea9b3c03fb3907");
+    step_claim_and_close<SUI>(&mut run, RECIPIENT, 100, x"c300010fddc6dda0fd945d15fca41a8203a1c83faa38e45d54ef25dcc8c4befa89f6f445f0b58570751167d3c35df4c5ebfd9e98c853affec77a98e3b29f4d0e");
+    expect_session_closed<SUI>(&run, RECIPIENT, 120, 180, 120, 0, 880);
+    run_end(run);
+}
+
+#[test, expected_failure(abort_code = spend_account::spend_account::EExceedsDeposit)]
+fun claim_and_close_above_the_deposit_fails() {
+    let mut run = run_begin(1_000);
+    step_create_pool<SUI>(&mut run, OWNER, 1_000);
+    step_create_grant<SUI>(&mut run, OWNER, b"g_0001", 5_000, 500, 200, 10_000, 0, 0, 0, vector[]);
+    step_open_session<SUI>(&mut run, DELEGATE, RECIPIENT, OPERATOR, 300, 9_000, x"8146640f02493af4fbc54fe33388e75dc2c937ae0b7727cc2b2afb1b75199a3e", 1_000_000, @0x95bde857437bd6eb9b8f7fc5cef28854720cae5a7e25d300eab046b6c2770536);
+    step_claim_and_close<SUI>(&mut run, RECIPIENT, 301, x"e464726c4ff828069f7c83e6b1f1764bf58f2c3923f21b8302a37bfe97c4b29c4bb13e20557885a31a2fb79c06ebce90d22aeb004a142f30921d53c84870d702");
+    run_end(run);
+}
+
+#[test, expected_failure(abort_code = spend_account::spend_account::EClaimsOver)]
+fun claim_and_close_after_the_claim_deadline_fails() {
+    let mut run = run_begin(1_000);
+    step_create_pool<SUI>(&mut run, OWNER, 1_000);
+    step_create_grant<SUI>(&mut run, OWNER, b"g_0001", 5_000, 500, 200, 10_000, 0, 0, 0, vector[]);
+    step_open_session<SUI>(&mut run, DELEGATE, RECIPIENT, OPERATOR, 300, 9_000, x"8146640f02493af4fbc54fe33388e75dc2c937ae0b7727cc2b2afb1b75199a3e", 1_000_000, @0x95bde857437bd6eb9b8f7fc5cef28854720cae5a7e25d300eab046b6c2770536);
+    step_clock(&mut run, 3_609_001);
+    step_claim_and_close<SUI>(&mut run, RECIPIENT, 120, x"4148b070b8a53d79e0e3b3d7288fe63dc769cd39eccc4ff1dc344e3c2a36cc130214e6ca5e5d8379f46e24b39fe5433e3ff2911a520ed996ba299f4f42a90508");
+    run_end(run);
+}
+
+#[test, expected_failure(abort_code = spend_account::spend_account::EWrongGrant)]
+fun claim_and_close_with_another_grant_fails() {
+    let mut run = run_begin(1_000);
+    step_create_pool<SUI>(&mut run, OWNER, 1_000);
+    step_create_grant<SUI>(&mut run, OWNER, b"g_0001", 5_000, 500, 200, 10_000, 0, 0, 0, vector[]);
+    step_open_session<SUI>(&mut run, DELEGATE, RECIPIENT, OPERATOR, 300, 9_000, x"8146640f02493af4fbc54fe33388e75dc2c937ae0b7727cc2b2afb1b75199a3e", 1_000_000, @0x95bde857437bd6eb9b8f7fc5cef28854720cae5a7e25d300eab046b6c2770536);
+    step_create_grant<SUI>(&mut run, OWNER, b"g_0002", 5_000, 500, 200, 10_000, 0, 0, 0, vector[]);
+    step_claim_and_close<SUI>(&mut run, RECIPIENT, 120, x"4148b070b8a53d79e0e3b3d7288fe63dc769cd39eccc4ff1dc344e3c2a36cc130214e6ca5e5d8379f46e24b39fe5433e3ff2911a520ed996ba299f4f42a90508");
+    run_end(run);
+}
+
+#[test]
+fun claim_and_close_on_a_revoked_grant_works() {
+    let mut run = run_begin(1_000);
+    step_create_pool<SUI>(&mut run, OWNER, 1_000);
+    step_create_grant<SUI>(&mut run, OWNER, b"g_0001", 5_000, 500, 200, 10_000, 0, 0, 0, vector[]);
+    step_open_session<SUI>(&mut run, DELEGATE, RECIPIENT, OPERATOR, 300, 9_000, x"8146640f02493af4fbc54fe33388e75dc2c937ae0b7727cc2b2afb1b75199a3e", 1_000_000, @0x95bde857437bd6eb9b8f7fc5cef28854720cae5a7e25d300eab046b6c2770536);
+    step_revoke(&mut run, OWNER);
+    step_claim_and_close<SUI>(&mut run, RECIPIENT, 300, x"835fc79e4dd33b94bdcb94537fd7fb6773db6e40fdcbb2424f3469bb12e9bc329775589e2fdd2367a6fda6ee4c96e90906ddc4868bd7f6f89350b908b8337a00");
+    expect_session_claimed_and_closed<SUI>(&run, RECIPIENT, 300, 300, 0, 300, 0, 700);
+    run_end(run);
+}
+
+#[test]
+fun request_close_on_a_paused_grant_sets_the_close() {
+    let mut run = run_begin(1_000);
+    step_create_pool<SUI>(&mut run, OWNER, 1_000);
+    step_create_grant<SUI>(&mut run, OWNER, b"g_0001", 5_000, 500, 200, 10_000, 0, 0, 0, vector[]);
+    step_open_session<SUI>(&mut run, DELEGATE, RECIPIENT, OPERATOR, 300, 9_000, x"8146640f02493af4fbc54fe33388e75dc2c937ae0b7727cc2b2afb1b75199a3e", 1_000_000, @0x95bde857437bd6eb9b8f7fc5cef28854720cae5a7e25d300eab046b6c2770536);
+    step_pause(&mut run, OWNER, KIND_POLICY);
+    step_request_close<SUI>(&mut run, OWNER);
+    expect_session_close_requested<SUI>(&run, 3_601_000);
+    run_end(run);
+}
+
+#[test]
+fun request_close_on_a_revoked_grant_sets_the_close() {
+    let mut run = run_begin(1_000);
+    step_create_pool<SUI>(&mut run, OWNER, 1_000);
+    step_create_grant<SUI>(&mut run, OWNER, b"g_0001", 5_000, 500, 200, 10_000, 0, 0, 0, vector[]);
+    step_open_session<SUI>(&mut run, DELEGATE, RECIPIENT, OPERATOR, 300, 9_000, x"8146640f02493af4fbc54fe33388e75dc2c937ae0b7727cc2b2afb1b75199a3e", 1_000_000, @0x95bde857437bd6eb9b8f7fc5cef28854720cae5a7e25d300eab046b6c2770536);
+    step_revoke(&mut run, OWNER);
+    step_request_close<SUI>(&mut run, OWNER);
+    expect_session_close_requested<SUI>(&run, 3_601_000);
+    run_end(run);
+}
+
+#[test, expected_failure(abort_code = spend_account::spend_account::EGrantActive)]
+fun request_close_on_an_active_grant_fails() {
+    let mut run = run_begin(1_000);
+    step_create_pool<SUI>(&mut run, OWNER, 1_000);
+    step_create_grant<SUI>(&mut run, OWNER, b"g_0001", 5_000, 500, 200, 10_000, 0, 0, 0, vector[]);
+    step_open_session<SUI>(&mut run, DELEGATE, RECIPIENT, OPERATOR, 300, 9_000, x"8146640f02493af4fbc54fe33388e75dc2c937ae0b7727cc2b2afb1b75199a3e", 1_000_000, @0x95bde857437bd6eb9b8f7fc5cef28854720cae5a7e25d300eab046b6c2770536);
+    step_request_close<SUI>(&mut run, OWNER);
+    run_end(run);
+}
+
+#[test, expected_failure(abort_code = spend_account::spend_account::ENotOwner)]
+fun request_close_by_a_stranger_fails() {
+    let mut run = run_begin(1_000);
+    step_create_pool<SUI>(&mut run, OWNER, 1_000);
+    step_create_grant<SUI>(&mut run, OWNER, b"g_0001", 5_000, 500, 200, 10_000, 0, 0, 0, vector[]);
+    step_open_session<SUI>(&mut run, DELEGATE, RECIPIENT, OPERATOR, 300, 9_000, x"8146640f02493af4fbc54fe33388e75dc2c937ae0b7727cc2b2afb1b75199a3e", 1_000_000, @0x95bde857437bd6eb9b8f7fc5cef28854720cae5a7e25d300eab046b6c2770536);
+    step_pause(&mut run, OWNER, KIND_POLICY);
+    step_request_close<SUI>(&mut run, STRANGER);
+    run_end(run);
+}
+
+#[test, expected_failure(abort_code = spend_account::spend_account::ENotOwner)]
+fun request_close_by_the_delegate_fails() {
+    let mut run = run_begin(1_000);
+    step_create_pool<SUI>(&mut run, OWNER, 1_000);
+    step_create_grant<SUI>(&mut run, OWNER, b"g_0001", 5_000, 500, 200, 10_000, 0, 0, 0, vector[]);
+    step_open_session<SUI>(&mut run, DELEGATE, RECIPIENT, OPERATOR, 300, 9_000, x"8146640f02493af4fbc54fe33388e75dc2c937ae0b7727cc2b2afb1b75199a3e", 1_000_000, @0x95bde857437bd6eb9b8f7fc5cef28854720cae5a7e25d300eab046b6c2770536);
+    step_pause(&mut run, OWNER, KIND_POLICY);
+    step_request_close<SUI>(&mut run, DELEGATE);
+    run_end(run);
+}
+
+#[test]
+fun request_close_again_later_keeps_the_earlier_close() {
+    let mut run = run_begin(1_000);
+    step_create_pool<SUI>(&mut run, OWNER, 1_000);
+    step_create_grant<SUI>(&mut run, OWNER, b"g_0001", 5_000, 500, 200, 10_000, 0, 0, 0, vector[]);
+    step_open_session<SUI>(&mut run, DELEGATE, RECIPIENT, OPERATOR, 300, 9_000, x"8146640f02493af4fbc54fe33388e75dc2c937ae0b7727cc2b2afb1b75199a3e", 1_000_000, @0x95bde857437bd6eb9b8f7fc5cef28854720cae5a7e25d300eab046b6c2770536);
+    step_pause(&mut run, OWNER, KIND_POLICY);
+    step_request_close<SUI>(&mut run, OWNER);
+    step_clock(&mut run, 2_000);
+    step_request_close<SUI>(&mut run, OWNER);
+    expect_session_close_requested<SUI>(&run, 3_601_000);
+    run_end(run);
+}
+
+#[test, expected_failure(abort_code = spend_account::spend_account::EWrongGrant)]
+fun request_close_with_another_grant_fails() {
+    let mut run = run_begin(1_000);
+    step_create_pool<SUI>(&mut run, OWNER, 1_000);
+    step_create_grant<SUI>(&mut run, OWNER, b"g_0001", 5_000, 500, 200, 10_000, 0, 0, 0, vector[]);
+    step_open_session<SUI>(&mut run, DELEGATE, RECIPIENT, OPERATOR, 300, 9_000, x"8146640f02493af4fbc54fe33388e75dc2c937ae0b7727cc2b2afb1b75199a3e", 1_000_000, @0x95bde857437bd6eb9b8f7fc5cef28854720cae5a7e25d300eab046b6c2770536);
+    step_pause(&mut run, OWNER, KIND_POLICY);
+    step_create_grant<SUI>(&mut run, OWNER, b"g_0002", 5_000, 500, 200, 10_000, 0, 0, 0, vector[]);
+    step_request_close<SUI>(&mut run, OWNER);
+    run_end(run);
+}
+
+#[test, expected_failure(abort_code = spend_account::spend_account::ESessionLive)]
+fun close_session_by_a_stranger_at_the_requested_close_fails() {
+    let mut run = run_begin(1_000);
+    step_create_pool<SUI>(&mut run, OWNER, 1_000);
+    step_create_grant<SUI>(&mut run, OWNER, b"g_0001", 5_000, 500, 200, 10_000, 0, 0, 0, vector[]);
+    step_open_session<SUI>(&mut run, DELEGATE, RECIPIENT, OPERATOR, 300, 9_000, x"8146640f02493af4fbc54fe33388e75dc2c937ae0b7727cc2b2afb1b75199a3e", 1_000_000, @0x95bde857437bd6eb9b8f7fc5cef28854720cae5a7e25d300eab046b6c2770536);
+    step_pause(&mut run, OWNER, KIND_POLICY);
+    step_request_close<SUI>(&mut run, OWNER);
+    step_clock(&mut run, 3_601_000);
+    step_close_session<SUI>(&mut run, STRANGER);
+    run_end(run);
+}
+
+#[test]
+fun close_session_by_a_stranger_after_the_requested_close_returns_the_rest() {
+    let mut run = run_begin(1_000);
+    step_create_pool<SUI>(&mut run, OWNER, 1_000);
+    step_create_grant<SUI>(&mut run, OWNER, b"g_0001", 5_000, 500, 200, 10_000, 0, 0, 0, vector[]);
+    step_open_session<SUI>(&mut run, DELEGATE, RECIPIENT, OPERATOR, 300, 9_000, x"8146640f02493af4fbc54fe33388e75dc2c937ae0b7727cc2b2afb1b75199a3e", 1_000_000, @0x95bde857437bd6eb9b8f7fc5cef28854720cae5a7e25d300eab046b6c2770536);
+    step_pause(&mut run, OWNER, KIND_POLICY);
+    step_request_close<SUI>(&mut run, OWNER);
+    step_clock(&mut run, 3_601_001);
+    step_close_session<SUI>(&mut run, STRANGER);
+    expect_session_closed<SUI>(&run, RECIPIENT, 0, 300, 0, 0, 1_000);
+    run_end(run);
+}
+
+#[test]
+fun migrate_session_by_anyone_succeeds() {
+    let mut run = run_begin(1_000);
+    step_create_pool<SUI>(&mut run, OWNER, 1_000);
+    step_create_grant<SUI>(&mut run, OWNER, b"g_0001", 5_000, 500, 200, 10_000, 0, 0, 0, vector[]);
+    step_open_session<SUI>(&mut run, DELEGATE, RECIPIENT, OPERATOR, 300, 9_000, x"8146640f02493af4fbc54fe33388e75dc2c937ae0b7727cc2b2afb1b75199a3e", 1_000_000, @0x95bde857437bd6eb9b8f7fc5cef28854720cae5a7e25d300eab046b6c2770536);
+    step_session_version<SUI>(&mut run, 0);
+    step_migrate_session<SUI>(&mut run, STRANGER);
+    expect_no_event(&run);
+    run_end(run);
+}
+
+#[test, expected_failure(abort_code = spend_account::spend_account::ENotUpgrade)]
+fun migrate_session_at_the_current_version_fails() {
+    let mut run = run_begin(1_000);
+    step_create_pool<SUI>(&mut run, OWNER, 1_000);
+    step_create_grant<SUI>(&mut run, OWNER, b"g_0001", 5_000, 500, 200, 10_000, 0, 0, 0, vector[]);
+    step_open_session<SUI>(&mut run, DELEGATE, RECIPIENT, OPERATOR, 300, 9_000, x"8146640f02493af4fbc54fe33388e75dc2c937ae0b7727cc2b2afb1b75199a3e", 1_000_000, @0x95bde857437bd6eb9b8f7fc5cef28854720cae5a7e25d300eab046b6c2770536);
+    step_migrate_session<SUI>(&mut run, OWNER);
     run_end(run);
 }
 

@@ -18,7 +18,7 @@ import { encodeBase64 } from "../Base64.ts"
 import { kindBuilders } from "../transactions/KindBuilders.ts"
 import { makeMemo } from "../Memo.ts"
 import type { SharedRef } from "../transactions/Kinds.ts"
-import { Chain, type GrantOnChain, type PoolRef } from "../Chain.ts"
+import { Chain, type GrantOnChain, type PoolRef, type SessionOnChain } from "../Chain.ts"
 import { describeExecutionError } from "./ExecutionErrorText.ts"
 import { moveCallsOf } from "./MoveCalls.ts"
 
@@ -84,12 +84,12 @@ const decodeOr = <A>(what: string, decode: () => A) => Effect.try({ try: decode,
 
 type ChainObject = SuiClientTypes.Object<{ content: true }>
 
-/** `T` of `<originalId>::spend_account::Pool<T>`, normalized; none for any other type. */
-const poolCoinType = (pkg: SpendAccountPackage, type: string): Option.Option<string> => {
+/** `T` of `<originalId>::spend_account::<name><T>`, normalized; none for any other type. */
+const coinTypeOf = (pkg: SpendAccountPackage, name: string, type: string): Option.Option<string> => {
   try {
     const tag = parseStructTag(type)
     const [coin] = tag.typeParams
-    return normalizeSuiAddress(tag.address) === normalizeSuiAddress(pkg.originalId) && tag.module === MODULE && tag.name === "Pool" &&
+    return normalizeSuiAddress(tag.address) === normalizeSuiAddress(pkg.originalId) && tag.module === MODULE && tag.name === name &&
         coin !== undefined
       ? Option.some(normalizeStructTag(coin))
       : Option.none()
@@ -97,6 +97,8 @@ const poolCoinType = (pkg: SpendAccountPackage, type: string): Option.Option<str
     return Option.none()
   }
 }
+
+const poolCoinType = (pkg: SpendAccountPackage, type: string) => coinTypeOf(pkg, "Pool", type)
 
 const sharedVersionOf = (object: ChainObject): Option.Option<bigint> =>
   object.owner.$kind === "Shared" ? Option.some(BigInt(object.owner.Shared.initialSharedVersion)) : Option.none()
@@ -278,6 +280,33 @@ export const layer = (config: SuiChainConfig): Layer.Layer<Chain> =>
       payRefs
     })
 
+    const readSession = (sessionId: string) =>
+      Effect.gen(function*() {
+        const [found] = yield* objects([sessionId])
+        if (found === undefined || Option.isNone(found)) return Option.none<SessionOnChain>()
+        const object = found.value
+        const coinType = coinTypeOf(pkg, "Session", object.type)
+        const version = sharedVersionOf(object)
+        if (Option.isNone(coinType) || Option.isNone(version)) return Option.none<SessionOnChain>()
+        const fields = yield* decodeOr(`session ${sessionId}`, () => Structs.Session.parse(object.content))
+        return Option.some<SessionOnChain>({
+          sessionId: normalizeSuiAddress(object.objectId),
+          initialSharedVersion: version.value,
+          coinType: coinType.value,
+          grantObjectId: normalizeSuiAddress(fields.grant_id),
+          poolId: normalizeSuiAddress(fields.pool_id),
+          owner: normalizeSuiAddress(fields.owner),
+          delegate: normalizeSuiAddress(fields.delegate),
+          payee: normalizeSuiAddress(fields.payee),
+          operator: normalizeSuiAddress(fields.operator),
+          voucherKey: Uint8Array.from(fields.voucher_key),
+          deposit: BigInt(fields.deposit),
+          claimed: BigInt(fields.claimed),
+          expiryMs: BigInt(fields.expiry_ms),
+          closeAtMs: BigInt(fields.close_at_ms)
+        })
+      }).pipe(Effect.withSpan("SuiChain.readSession", { attributes: { objectId: sessionId } }))
+
     return Chain.of({
       network: `sui:${config.network}`,
       pkg,
@@ -295,6 +324,7 @@ export const layer = (config: SuiChainConfig): Layer.Layer<Chain> =>
       buildPay: (input) => builders.buildPay(input).pipe(Effect.withSpan("SuiChain.buildPay", { attributes: { objectId: input.grantObjectId } })),
       getTransaction,
       readGrants,
+      readSession,
       sharedVersion: (objectId) =>
         Effect.map(sharedObject(objectId), ({ ref }) => ref.initialSharedVersion).pipe(Effect.withSpan("SuiChain.sharedVersion", { attributes: { objectId } }))
     })

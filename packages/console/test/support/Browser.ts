@@ -19,8 +19,8 @@ export const ensureConsoleBuilt = async () => {
 }
 
 /** A fixed test key per role, so each run's wallets are the same accounts. */
-export const testKey = (role: "owner" | "seller" | "sponsored") => {
-  const seed = new Uint8Array(32).fill({ owner: 1, seller: 2, sponsored: 3 }[role])
+export const testKey = (role: "owner" | "seller" | "sponsored" | "sessions") => {
+  const seed = new Uint8Array(32).fill({ owner: 1, seller: 2, sponsored: 3, sessions: 4 }[role])
   return { seed, keypair: Ed25519Keypair.fromSecretKey(seed) }
 }
 

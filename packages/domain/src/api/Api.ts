@@ -3,6 +3,7 @@ import { AuthApi } from "./Auth.ts"
 import { DelegatedSignersApi } from "./DelegatedSigners.ts"
 import { DiscoveryApi } from "./Discovery.ts"
 import { GasStationApi } from "./GasStation.ts"
+import { PaymentSessionsApi } from "./PaymentSessions.ts"
 import { withPaidCallPath } from "./PaidCallOpenApi.ts"
 import { PoliciesApi } from "./Policies.ts"
 import { RequestErrors } from "./RequestErrors.ts"
@@ -21,6 +22,7 @@ export class Api extends HttpApi.make("gateway")
   .add(SpendAccountsApi)
   .add(SponsorshipApi)
   .add(GasStationApi)
+  .add(PaymentSessionsApi)
   .add(SellersApi)
   .add(ServicesApi)
   .add(DiscoveryApi)

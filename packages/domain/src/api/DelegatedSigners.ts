@@ -23,6 +23,7 @@ import {
   Unverified
 } from "../Errors.ts"
 import { DelegatedSignerId, GrantId } from "../Ids.ts"
+import { PaymentSessionList } from "../PaymentSessionView.ts"
 import { PaymentList, PaymentListQuery } from "../PaymentHistory.ts"
 import { OwnerAuth } from "./OwnerAuth.ts"
 
@@ -73,6 +74,15 @@ export class DelegatedSignersApi extends HttpApiGroup.make("delegatedSigners")
       summary: "Read a signer's connection manifest",
       description:
         "What the agent needs to pay with this signer's live grants (package, grant and pool objects, caps, policy); it holds no key. CONFLICT while no grant is active."
+    })),
+    HttpApiEndpoint.get("sessions", "/:id/sessions", {
+      params: signerParams,
+      success: PaymentSessionList,
+      error: NotFound
+    }).annotateMerge(OpenApi.annotations({
+      summary: "List a signer's payment sessions",
+      description:
+        "The sessions the agent opened with this signer's grants, newest first (at most 100): deposit (counted against the grant's budget while open), what the answered calls used, what the seller claimed, and what went back to the pool at the close."
     })),
     HttpApiEndpoint.get("payments", "/:id/payments", {
       params: signerParams,

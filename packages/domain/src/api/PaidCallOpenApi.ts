@@ -89,10 +89,17 @@ const operation = (method: string) => ({
       x402Version: 2,
       schemes: [
         { scheme: "exact", paymentFlow: "authorization", assetTransferMethod: "spend_account::pay", payload: "{ signature, transaction }", finality: "executed by the gateway after the seller answered" },
-        { scheme: "sui-delegate", paymentFlow: "upfront", assetTransferMethod: "spend_account::pay", payload: "{ digest, proof, binding? }", finality: "checkpointed" }
+        { scheme: "sui-delegate", paymentFlow: "upfront", assetTransferMethod: "spend_account::pay", payload: "{ digest, proof, binding? }", finality: "checkpointed" },
+        {
+          scheme: "sui-session",
+          paymentFlow: "session",
+          sessionOpen: "spend_account::open_session",
+          payload: "{ session, cumulativeAmount, signature }",
+          finality: "a voucher per call; claimed by the gateway in batches (docs/paid-calls.md §7)"
+        }
       ]
     },
-    mpp: { method: "sui", intent: "charge" },
+    mpp: { method: "sui", intents: ["charge", "session"] },
     gasStation: "POST /v1/gas-station (the exact offer's extra.gasStation, when present)",
     pricing: "per call: the service's price in atomic units of its asset (GET /v1/services/{serviceId})",
     refunds: "none"

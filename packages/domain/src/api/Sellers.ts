@@ -1,8 +1,9 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
 import { ManagedService, RegisterService } from "../CatalogEntry.ts"
-import { Conflict, Invalid, NotFound, UnsupportedAsset } from "../Errors.ts"
+import { Conflict, Invalid, NotFound, Unavailable, UnsupportedAsset } from "../Errors.ts"
 import { ServiceId } from "../Ids.ts"
 import { PaymentList, PaymentListQuery } from "../PaymentHistory.ts"
+import { ClaimRequested, PaymentSessionList } from "../PaymentSessionView.ts"
 import { OwnerAuth } from "./OwnerAuth.ts"
 
 /** The seller's side of the catalog: register drafts, edit, activate. Owner session required. */
@@ -50,6 +51,24 @@ export class SellersApi extends HttpApiGroup.make("sellers")
       summary: "List a service's paid calls",
       description:
         "The payments agents made to a service you own, newest first: amount, asset, recipient, digest, paying grant, time and outcome (forwarded, refused with its reason, in flight, upstream failed). limit is at most 100; pass nextCursor as cursor for the next page."
+    })),
+    HttpApiEndpoint.get("sessions", "/v1/services/:id/sessions", {
+      params: { id: ServiceId },
+      success: PaymentSessionList,
+      error: NotFound
+    }).annotateMerge(OpenApi.annotations({
+      summary: "List the payment sessions paying a service you own",
+      description:
+        "The sessions whose payee is the service's payTo, newest first (at most 100): deposit, what the answered calls used, what the chain paid you so far (claimed), what is unclaimed, and the latest voucher, with which anyone (you included) can claim on chain (spend_account::claim) without the gateway."
+    })),
+    HttpApiEndpoint.post("claimSessions", "/v1/services/:id/sessions/claim", {
+      params: { id: ServiceId },
+      success: ClaimRequested,
+      error: [NotFound, Invalid, Unavailable]
+    }).annotateMerge(OpenApi.annotations({
+      summary: "Claim your sessions' unclaimed vouchers now",
+      description:
+        "Claims, in one transaction whose gas the gateway's sponsor pays, the latest voucher of every open session paying the service's payTo with something unclaimed. The gateway also claims by itself when half a deposit is unclaimed and before a session expires."
     }))
   )
   .middleware(OwnerAuth)

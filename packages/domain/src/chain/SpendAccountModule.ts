@@ -49,7 +49,27 @@ export const AbortCode = {
   /** `forget_nonce` before the nonce's deadline. */
   ENonceLive: 25,
   /** `forget_nonce` of a nonce the pool does not hold. */
-  ENonceUnknown: 26
+  ENonceUnknown: 26,
+  /** A session's voucher key is not 32 bytes: only Ed25519 keys sign vouchers. */
+  EInvalidVoucherKey: 27,
+  /** A session's expiry is not in the future, is more than SESSION_MAX_LIFETIME_MS away, or is past the grant's expiry. */
+  EInvalidSessionExpiry: 28,
+  /** The voucher's signature does not verify under the session's voucher key (for `claim_and_close`: not a final voucher). */
+  EBadVoucherSignature: 29,
+  /** The voucher's cumulative amount is above the session's deposit. */
+  EExceedsDeposit: 30,
+  /** The session's claim deadline (expiry + grace, or the close `request_close` set) has passed. */
+  EClaimsOver: 31,
+  /** `close_session` before the claim deadline by someone other than the payee. */
+  ESessionLive: 32,
+  /** The grant passed is not the session's. */
+  EWrongGrant: 33,
+  /** `request_close` while the grant is neither paused nor revoked. */
+  EGrantActive: 34,
+  /** `top_up` at or past the session's expiry, or after a close was requested. */
+  ESessionEnded: 35,
+  /** `claim_and_close` by someone other than the session's payee or operator. */
+  ENotCloser: 36
 } as const
 export type AbortName = keyof typeof AbortCode
 
@@ -118,10 +138,26 @@ export const Functions = {
   resume_spend_grant: { typeParameters: 0, parameters: ["registry", "grant_mut"] },
   resume_open_grant: { typeParameters: 0, parameters: ["registry", "grant_mut"] },
   pay: { typeParameters: 1, parameters: ["registry", "grant_mut", "pool_mut", "u64", "address", "vector<u8>", "clock"] },
+  /**
+   * registry, grant, pool, payee, operator (besides the payee, the only one who may `claim_and_close`), deposit,
+   * expiry_ms, voucher_key (Ed25519, 32 bytes), clock: delegate only; shares a `Session<T>`.
+   */
+  open_session: { typeParameters: 1, parameters: ["registry", "grant_mut", "pool_mut", "address", "address", "u64", "u64", "vector<u8>", "clock"] },
+  /** registry, grant, pool, session, amount, clock: delegate only. */
+  top_up: { typeParameters: 1, parameters: ["registry", "grant_mut", "pool_mut", "session_mut", "u64", "clock"] },
+  /** registry, session, cumulative, signature, clock: anyone; pays the payee up to `cumulative` in all. */
+  claim: { typeParameters: 1, parameters: ["registry", "session_mut", "u64", "vector<u8>", "clock"] },
+  /** registry, session (by value: deleted), grant, pool, clock: the payee at any time, anyone after the claim deadline. */
+  close_session: { typeParameters: 1, parameters: ["registry", "session_by_value", "grant_mut", "pool_mut", "clock"] },
+  /** registry, session (by value: deleted), grant, pool, cumulative, final voucher's signature, clock: the payee or the session's operator. */
+  claim_and_close: { typeParameters: 1, parameters: ["registry", "session_by_value", "grant_mut", "pool_mut", "u64", "vector<u8>", "clock"] },
+  /** registry, session, grant (immutable), clock: the grant's owner, once the grant is paused or revoked. */
+  request_close: { typeParameters: 1, parameters: ["registry", "session_mut", "grant", "clock"] },
   /** admin_cap, registry */
   set_version: { typeParameters: 0, parameters: ["admin_cap", "registry_mut"] },
   migrate_pool: { typeParameters: 1, parameters: ["registry", "pool_mut"] },
-  migrate_grant: { typeParameters: 0, parameters: ["registry", "grant_mut"] }
+  migrate_grant: { typeParameters: 0, parameters: ["registry", "grant_mut"] },
+  migrate_session: { typeParameters: 1, parameters: ["registry", "session_mut"] }
 } as const
 export type FunctionName = keyof typeof Functions
 
@@ -195,7 +231,44 @@ export const Events = {
     window_spent: bcs.u64(),
     memo: bcs.vector(bcs.u8())
   }),
-  VersionSet: bcs.struct("VersionSet", { version: bcs.u64() })
+  VersionSet: bcs.struct("VersionSet", { version: bcs.u64() }),
+  SessionOpened: bcs.struct("SessionOpened", {
+    session_id: bcs.Address,
+    grant_id: bcs.Address,
+    pool_id: bcs.Address,
+    delegate: bcs.Address,
+    payee: bcs.Address,
+    operator: bcs.Address,
+    coin_type: bcs.string(),
+    voucher_key: bcs.vector(bcs.u8()),
+    deposit: bcs.u64(),
+    expiry_ms: bcs.u64(),
+    /** The grant's spending and its current window's, the deposit included. */
+    spent: bcs.u64(),
+    window_spent: bcs.u64()
+  }),
+  SessionToppedUp: bcs.struct("SessionToppedUp", {
+    session_id: bcs.Address,
+    grant_id: bcs.Address,
+    amount: bcs.u64(),
+    /** The session's deposit in all, this amount included. */
+    deposit: bcs.u64(),
+    spent: bcs.u64(),
+    window_spent: bcs.u64()
+  }),
+  SessionClaimed: bcs.struct("SessionClaimed", { session_id: bcs.Address, payee: bcs.Address, amount: bcs.u64(), claimed: bcs.u64() }),
+  SessionClosed: bcs.struct("SessionClosed", {
+    session_id: bcs.Address,
+    grant_id: bcs.Address,
+    payee: bcs.Address,
+    claimed: bcs.u64(),
+    /** What went back to the pool. */
+    returned: bcs.u64(),
+    /** The grant's spending and its current window's, after the refund. */
+    spent: bcs.u64(),
+    window_spent: bcs.u64()
+  }),
+  SessionCloseRequested: bcs.struct("SessionCloseRequested", { session_id: bcs.Address, grant_id: bcs.Address, close_at_ms: bcs.u64() })
 } as const
 export type EventName = keyof typeof Events
 
@@ -240,6 +313,30 @@ export const Structs = {
     policy_ids: bcs.vector(bcs.u64()),
     kind: bcs.u8()
   }),
+  /** A deposit for one payee, claimed with the delegate's Ed25519 vouchers; shared, deleted when closed. */
+  Session: bcs.struct("Session", {
+    id: UID,
+    version: bcs.u64(),
+    grant_id: bcs.Address,
+    pool_id: bcs.Address,
+    owner: bcs.Address,
+    delegate: bcs.Address,
+    payee: bcs.Address,
+    /** Besides the payee, the only one who may end the session early with a final voucher (`claim_and_close`). */
+    operator: bcs.Address,
+    voucher_key: bcs.vector(bcs.u8()),
+    /** What is left to claim: `deposit - claimed` until closed. */
+    balance: BalanceLayout,
+    /** Everything deposited: at open and by every top up. */
+    deposit: bcs.u64(),
+    claimed: bcs.u64(),
+    expiry_ms: bcs.u64(),
+    /** The claim deadline `request_close` set; 0 = none. */
+    close_at_ms: bcs.u64(),
+    /** The grant window the deposits were last charged to, and how much: what a close may give back to it. */
+    window_start_ms: bcs.u64(),
+    window_charged: bcs.u64()
+  }),
   Coin: bcs.struct("Coin", { id: UID, balance: BalanceLayout }),
   Clock: bcs.struct("Clock", { id: UID, timestamp_ms: bcs.u64() })
 } as const
@@ -256,6 +353,7 @@ export const typeNameOf = (coinType: string) => normalizeCoinType(coinType).repl
 
 export const poolType = (originalId: string, coinType: string) => `${originalId}::${MODULE}::Pool<${normalizeCoinType(coinType)}>`
 export const grantType = (originalId: string) => `${originalId}::${MODULE}::Grant`
+export const sessionType = (originalId: string, coinType: string) => `${originalId}::${MODULE}::Session<${normalizeCoinType(coinType)}>`
 export const registryType = (originalId: string) => `${originalId}::${MODULE}::Registry`
 export const adminCapType = (originalId: string) => `${originalId}::${MODULE}::AdminCap`
 

@@ -1,4 +1,4 @@
-import { normalizeStructTag, normalizeSuiAddress, toHex } from "@mysten/sui/utils"
+import { fromHex, normalizeStructTag, normalizeSuiAddress, toHex } from "@mysten/sui/utils"
 import {
   AbortCode,
   type AbortName,
@@ -17,15 +17,18 @@ import {
   poolIdOf,
   adminCapType,
   registryType,
+  sessionType,
   type SpendAccountPackage,
   typeNameOf
 } from "@gateway/domain/chain/SpendAccountModule"
+import { SESSION_GRACE_MS, SESSION_MAX_LIFETIME_MS, voucherMessage } from "@gateway/domain/chain/SessionVoucher"
 import {
   type GrantWindow,
   monthStartMs,
   NO_WINDOW,
   spendInWindow,
   validWindowArguments,
+  windowEndMs,
   WindowKind,
   windowRemaining
 } from "@gateway/domain/chain/GrantWindow"
@@ -34,7 +37,8 @@ import { addressLayout, addressVectorLayout, byteVectorLayout, u64Layout, u64Vec
 import { normalizeTypeArgument } from "@gateway/chain/TypeArgument"
 import type { ExecutionFailure } from "../Execution.ts"
 import { derivedObjectAlreadyExists } from "./FrameworkAborts.ts"
-import { type GrantData, objectType, type PoolData, type RegistryData } from "../LedgerObject.ts"
+import { ed25519Verify } from "./Ed25519.ts"
+import { type GrantData, objectType, type PoolData, type RegistryData, type SessionData } from "../LedgerObject.ts"
 import {
   type Argument,
   argumentError,
@@ -69,10 +73,17 @@ export const FunctionIndex = {
   resume_spend_grant: 11,
   resume_open_grant: 12,
   pay: 13,
-  set_version: 14,
-  migrate_pool: 15,
-  migrate_grant: 16,
-  set_paused: 17
+  open_session: 14,
+  top_up: 15,
+  claim: 16,
+  close_session: 17,
+  claim_and_close: 18,
+  request_close: 19,
+  set_version: 20,
+  migrate_pool: 21,
+  migrate_grant: 22,
+  migrate_session: 23,
+  set_paused: 24
 } as const
 
 const FRAMEWORK = normalizeSuiAddress("0x2")
@@ -111,6 +122,11 @@ interface Frame {
   adminCap(i: number): void
   poolMut(i: number): { readonly id: string; readonly pool: PoolData }
   grantMut(i: number): { readonly id: string; readonly grant: GrantData }
+  /** The Grant by immutable reference (`request_close`). */
+  grant(i: number): { readonly id: string; readonly grant: GrantData }
+  sessionMut(i: number): { readonly id: string; readonly session: SessionData }
+  /** A session taken by value: a shared object may be, when the input takes it mutably; the call deletes it. */
+  sessionByValue(i: number): { readonly id: string; readonly session: SessionData }
   coinOfT(i: number): CoinArgument
   clock(i: number): bigint
   u8(i: number): number
@@ -131,12 +147,12 @@ const typeName = (coinType: string): string => typeNames(coinType, () => typeNam
 
 const windowEvent = (w: GrantWindow) => ({ kind: w.kind, period_ms: w.periodMs, limit: w.limit, start_ms: w.startMs, spent: w.spent })
 
-/** spend_account.move:273 */
+/** spend_account.move:411 */
 const create_pool: Entry = (f) => {
   const { id: registryId, registry } = f.registryMut(0)
   const coin = f.coinOfT(1)
-  if (registry.version !== PACKAGE_VERSION) f.abort("EWrongVersion") // spend_account.move:274
-  // spend_account.move:277: `derived_object::claim` aborts when the (owner, T) pool was claimed before.
+  if (registry.version !== PACKAGE_VERSION) f.abort("EWrongVersion") // spend_account.move:412
+  // spend_account.move:415: `derived_object::claim` aborts when the (owner, T) pool was claimed before.
   const poolId = poolIdOf({ originalId: f.originalId, registryId }, f.sender, f.T())
   if (f.runtime.current(poolId) !== undefined) throw derivedObjectAlreadyExists()
   f.runtime.destroy(coin.id)
@@ -154,16 +170,16 @@ const create_pool: Entry = (f) => {
   return []
 }
 
-/** spend_account.move:292 */
+/** spend_account.move:430 */
 const deposit: Entry = (f) => {
   const registryVersion = f.registry(0)
   const { id, pool } = f.poolMut(1)
   const coin = f.coinOfT(2)
-  if (registryVersion !== PACKAGE_VERSION) f.abort("EWrongVersion") // spend_account.move:293
-  if (pool.version !== PACKAGE_VERSION) f.abort("EWrongVersion") // spend_account.move:294
-  if (pool.owner !== f.sender) f.abort("ENotOwner") // spend_account.move:295
+  if (registryVersion !== PACKAGE_VERSION) f.abort("EWrongVersion") // spend_account.move:431
+  if (pool.version !== PACKAGE_VERSION) f.abort("EWrongVersion") // spend_account.move:432
+  if (pool.owner !== f.sender) f.abort("ENotOwner") // spend_account.move:433
   const balance = pool.balance + coin.coin.balance
-  // spend_account.move:297: `balance::join` adds in u64; past its maximum Move's arithmetic aborts.
+  // spend_account.move:435: `balance::join` adds in u64; past its maximum Move's arithmetic aborts.
   if (balance > U64_MAX) throw new Failed({ MovePrimitiveRuntimeError: location(FRAMEWORK, "balance", "join", BALANCE_JOIN_INDEX) })
   f.runtime.destroy(coin.id)
   f.runtime.write(id, { ...pool, balance })
@@ -171,15 +187,15 @@ const deposit: Entry = (f) => {
   return []
 }
 
-/** spend_account.move:303: the coin is the call's result, for the rest of the transaction. */
+/** spend_account.move:441: the coin is the call's result, for the rest of the transaction. */
 const withdraw: Entry = (f) => {
   const registryVersion = f.registry(0)
   const { id, pool } = f.poolMut(1)
   const amount = f.u64(2)
-  if (registryVersion !== PACKAGE_VERSION) f.abort("EWrongVersion") // spend_account.move:304
-  if (pool.version !== PACKAGE_VERSION) f.abort("EWrongVersion") // spend_account.move:305
-  if (pool.owner !== f.sender) f.abort("ENotOwner") // spend_account.move:306
-  if (pool.balance < amount) f.abort("EInsufficientBalance") // spend_account.move:307
+  if (registryVersion !== PACKAGE_VERSION) f.abort("EWrongVersion") // spend_account.move:442
+  if (pool.version !== PACKAGE_VERSION) f.abort("EWrongVersion") // spend_account.move:443
+  if (pool.owner !== f.sender) f.abort("ENotOwner") // spend_account.move:444
+  if (pool.balance < amount) f.abort("EInsufficientBalance") // spend_account.move:445
   f.runtime.write(id, { ...pool, balance: pool.balance - amount })
   const coinId = f.runtime.createObject(f.runtime.freshId(), { _tag: "Coin", coinType: pool.coinType, balance: amount }, { _tag: "Address", address: f.sender })
   // A `Coin<T>` has no `drop`: left unused by the rest of the transaction, it fails it (UnusedValueWithoutDrop).
@@ -187,22 +203,22 @@ const withdraw: Entry = (f) => {
   return [{ _tag: "Object", id: coinId, mutable: true }]
 }
 
-/** spend_account.move:313 */
+/** spend_account.move:451 */
 const forget_nonce: Entry = (f) => {
   const registryVersion = f.registry(0)
   const { id, pool } = f.poolMut(1)
   const nonceHex = toHex(f.bytes(2))
   const now = f.clock(3)
-  if (registryVersion !== PACKAGE_VERSION) f.abort("EWrongVersion") // spend_account.move:314
-  if (pool.version !== PACKAGE_VERSION) f.abort("EWrongVersion") // spend_account.move:315
+  if (registryVersion !== PACKAGE_VERSION) f.abort("EWrongVersion") // spend_account.move:452
+  if (pool.version !== PACKAGE_VERSION) f.abort("EWrongVersion") // spend_account.move:453
   const held = pool.nonces.find((n) => n.nonce === nonceHex)
-  if (held === undefined) return f.abort("ENonceUnknown") // spend_account.move:316
-  if (now <= held.deadlineMs) f.abort("ENonceLive") // spend_account.move:317
+  if (held === undefined) return f.abort("ENonceUnknown") // spend_account.move:454
+  if (now <= held.deadlineMs) f.abort("ENonceLive") // spend_account.move:455
   f.runtime.write(id, { ...pool, nonces: pool.nonces.filter((n) => n.nonce !== nonceHex) })
   return []
 }
 
-/** spend_account.move:330 */
+/** spend_account.move:468 */
 const create_policy_grant: Entry = (f) => {
   const registryVersion = f.registry(0)
   const { id, pool } = f.poolMut(1)
@@ -219,17 +235,17 @@ const create_policy_grant: Entry = (f) => {
   const policyIds = f.u64s(12)
   const now = f.clock(13)
   const nonceHex = toHex(nonce)
-  if (registryVersion !== PACKAGE_VERSION) f.abort("EWrongVersion") // spend_account.move:347
-  if (pool.version !== PACKAGE_VERSION) f.abort("EWrongVersion") // spend_account.move:348
-  if (pool.owner !== f.sender) f.abort("ENotOwner") // spend_account.move:349
-  if (now > deadlineMs) f.abort("EDeadlinePassed") // spend_account.move:351
-  if (deadlineMs - now > MAX_CREATE_LIFETIME_MS) f.abort("EDeadlineTooFar") // spend_account.move:352
-  if (pool.nonces.some((n) => n.nonce === nonceHex)) f.abort("ENonceUsed") // spend_account.move:353
-  if (maxPerPayment === 0n || maxPerPayment > sessionCap) f.abort("EInvalidCaps") // spend_account.move:355
-  if (expiryMs !== 0n && expiryMs <= now) f.abort("EExpired") // spend_account.move:356
-  if (!validWindowArguments(windowKind, windowPeriodMs, windowLimit)) f.abort("EInvalidWindow") // spend_account.move:357
-  if (recipients.length > MAX_RECIPIENTS) f.abort("ETooManyRecipients") // spend_account.move:358
-  // spend_account.move:354: the nonce is recorded before the checks after it, which abort the whole transaction anyway.
+  if (registryVersion !== PACKAGE_VERSION) f.abort("EWrongVersion") // spend_account.move:485
+  if (pool.version !== PACKAGE_VERSION) f.abort("EWrongVersion") // spend_account.move:486
+  if (pool.owner !== f.sender) f.abort("ENotOwner") // spend_account.move:487
+  if (now > deadlineMs) f.abort("EDeadlinePassed") // spend_account.move:489
+  if (deadlineMs - now > MAX_CREATE_LIFETIME_MS) f.abort("EDeadlineTooFar") // spend_account.move:490
+  if (pool.nonces.some((n) => n.nonce === nonceHex)) f.abort("ENonceUsed") // spend_account.move:491
+  if (maxPerPayment === 0n || maxPerPayment > sessionCap) f.abort("EInvalidCaps") // spend_account.move:493
+  if (expiryMs !== 0n && expiryMs <= now) f.abort("EExpired") // spend_account.move:494
+  if (!validWindowArguments(windowKind, windowPeriodMs, windowLimit)) f.abort("EInvalidWindow") // spend_account.move:495
+  if (recipients.length > MAX_RECIPIENTS) f.abort("ETooManyRecipients") // spend_account.move:496
+  // spend_account.move:492: the nonce is recorded before the checks after it, which abort the whole transaction anyway.
   f.runtime.write(id, { ...pool, nonces: [...pool.nonces, { nonce: nonceHex, deadlineMs }] })
   const window: GrantWindow = windowKind === WindowKind.none
     ? NO_WINDOW
@@ -275,33 +291,33 @@ const create_policy_grant: Entry = (f) => {
   return []
 }
 
-/** spend_account.move:405 */
+/** spend_account.move:543 */
 const revoke_grant: Entry = (f) => {
   const registryVersion = f.registry(0)
   const { id, grant } = f.grantMut(1)
-  if (registryVersion !== PACKAGE_VERSION) f.abort("EWrongVersion") // spend_account.move:406
-  if (grant.version !== PACKAGE_VERSION) f.abort("EWrongVersion") // spend_account.move:407
-  if (grant.owner !== f.sender) f.abort("ENotOwner") // spend_account.move:408
-  if (grant.revoked) f.abort("EAlreadyRevoked") // spend_account.move:409
+  if (registryVersion !== PACKAGE_VERSION) f.abort("EWrongVersion") // spend_account.move:544
+  if (grant.version !== PACKAGE_VERSION) f.abort("EWrongVersion") // spend_account.move:545
+  if (grant.owner !== f.sender) f.abort("ENotOwner") // spend_account.move:546
+  if (grant.revoked) f.abort("EAlreadyRevoked") // spend_account.move:547
   f.runtime.write(id, { ...grant, revoked: true })
   f.emit("GrantRevoked", Events.GrantRevoked, { grant_id: id, pool_id: grant.poolId, owner: grant.owner })
   return []
 }
 
-/** spend_account.move:419 */
+/** spend_account.move:557 */
 const pause_grant: Entry = (f) => set_paused(f, GrantKind.policy, true)
-/** spend_account.move:424 */
+/** spend_account.move:562 */
 const pause_spend_grant: Entry = (f) => set_paused(f, GrantKind.spend, true)
-/** spend_account.move:429 */
+/** spend_account.move:567 */
 const pause_open_grant: Entry = (f) => set_paused(f, GrantKind.open, true)
-/** spend_account.move:434 */
+/** spend_account.move:572 */
 const resume_grant: Entry = (f) => set_paused(f, GrantKind.policy, false)
-/** spend_account.move:439 */
+/** spend_account.move:577 */
 const resume_spend_grant: Entry = (f) => set_paused(f, GrantKind.spend, false)
-/** spend_account.move:444 */
+/** spend_account.move:582 */
 const resume_open_grant: Entry = (f) => set_paused(f, GrantKind.open, false)
 
-/** spend_account.move:452 */
+/** spend_account.move:590 */
 const pay: Entry = (f) => {
   const registryVersion = f.registry(0)
   const { id: grantId, grant } = f.grantMut(1)
@@ -310,23 +326,23 @@ const pay: Entry = (f) => {
   const recipient = f.address(4)
   const memo = f.bytes(5)
   const now = f.clock(6)
-  if (registryVersion !== PACKAGE_VERSION) f.abort("EWrongVersion") // spend_account.move:462
-  if (grant.version !== PACKAGE_VERSION) f.abort("EWrongVersion") // spend_account.move:463
-  if (pool.version !== PACKAGE_VERSION) f.abort("EWrongVersion") // spend_account.move:464
-  if (grant.delegate !== f.sender) f.abort("ENotDelegate") // spend_account.move:465
-  if (grant.poolId !== poolId) f.abort("EWrongPool") // spend_account.move:466
-  if (amount === 0n) f.abort("EZeroAmount") // spend_account.move:467
-  if (grant.revoked) f.abort("ERevoked") // spend_account.move:468
-  if (grant.paused) f.abort("EPaused") // spend_account.move:469
-  if (grant.expiryMs !== 0n && now >= grant.expiryMs) f.abort("EExpired") // spend_account.move:471
-  if (grant.recipients.length > 0 && !grant.recipients.includes(recipient)) f.abort("ERecipientNotAllowed") // spend_account.move:472
-  if (amount > grant.maxPerPayment) f.abort("EExceedsMaxPerPayment") // spend_account.move:473
-  if (amount > grant.sessionCap - grant.spent) f.abort("EExceedsSessionCap") // spend_account.move:476
-  // spend_account.move:477-481: the window rolls to the one holding now, then must have room for the amount.
+  if (registryVersion !== PACKAGE_VERSION) f.abort("EWrongVersion") // spend_account.move:600
+  if (grant.version !== PACKAGE_VERSION) f.abort("EWrongVersion") // spend_account.move:601
+  if (pool.version !== PACKAGE_VERSION) f.abort("EWrongVersion") // spend_account.move:602
+  if (grant.delegate !== f.sender) f.abort("ENotDelegate") // spend_account.move:603
+  if (grant.poolId !== poolId) f.abort("EWrongPool") // spend_account.move:604
+  if (amount === 0n) f.abort("EZeroAmount") // spend_account.move:605
+  if (grant.revoked) f.abort("ERevoked") // spend_account.move:606
+  if (grant.paused) f.abort("EPaused") // spend_account.move:607
+  if (grant.expiryMs !== 0n && now >= grant.expiryMs) f.abort("EExpired") // spend_account.move:609
+  if (grant.recipients.length > 0 && !grant.recipients.includes(recipient)) f.abort("ERecipientNotAllowed") // spend_account.move:610
+  if (amount > grant.maxPerPayment) f.abort("EExceedsMaxPerPayment") // spend_account.move:611
+  if (amount > grant.sessionCap - grant.spent) f.abort("EExceedsSessionCap") // spend_account.move:614
+  // spend_account.move:615-619: the window rolls to the one holding now, then must have room for the amount.
   const remaining = windowRemaining(grant.window, now)
-  if (remaining !== undefined && amount > remaining) f.abort("EExceedsWindowLimit") // spend_account.move:480
+  if (remaining !== undefined && amount > remaining) f.abort("EExceedsWindowLimit") // spend_account.move:618
   const window = spendInWindow(grant.window, now, amount)
-  if (pool.balance < amount) f.abort("EInsufficientBalance") // spend_account.move:483
+  if (pool.balance < amount) f.abort("EInsufficientBalance") // spend_account.move:621
   const spent = grant.spent + amount
   f.runtime.write(poolId, { ...pool, balance: pool.balance - amount })
   f.runtime.createObject(f.runtime.freshId(), { _tag: "Coin", coinType: pool.coinType, balance: amount }, { _tag: "Address", address: recipient })
@@ -344,47 +360,310 @@ const pay: Entry = (f) => {
   return []
 }
 
-/** spend_account.move:505 */
+// === Sessions ===
+
+/** The key vouchers are verified with: an Ed25519 public key (spend_account.move `ED25519_KEY_LENGTH`). */
+const ED25519_KEY_LENGTH = 32
+
+/** spend_account.move `valid_session_expiry`: in the future, at most a week away, not past the grant's expiry. */
+const validSessionExpiry = (expiryMs: bigint, now: bigint, grantExpiryMs: bigint) =>
+  expiryMs > now && expiryMs - now <= SESSION_MAX_LIFETIME_MS && (grantExpiryMs === 0n || expiryMs <= grantExpiryMs)
+
+/** spend_account.move `claim_deadline_ms`: a grace after expiry, or the earlier deadline `request_close` set. */
+const claimDeadlineMs = (session: SessionData) => {
+  const deadline = session.expiryMs + SESSION_GRACE_MS
+  return session.closeAtMs !== 0n && session.closeAtMs < deadline ? session.closeAtMs : deadline
+}
+
+/** spend_account.move `ed25519::ed25519_verify` over `voucher_message`. */
+const voucherVerifies = (session: { readonly id: string; readonly session: SessionData }, cumulative: bigint, signature: Uint8Array, final: boolean) =>
+  ed25519Verify(signature, fromHex(session.session.voucherKey), voucherMessage(session.id, cumulative, final))
+
+/** spend_account.move:650 */
+const open_session: Entry = (f) => {
+  const registryVersion = f.registry(0)
+  const { id: grantId, grant } = f.grantMut(1)
+  const { id: poolId, pool } = f.poolMut(2)
+  const payee = f.address(3)
+  const operator = f.address(4)
+  const deposit = f.u64(5)
+  const expiryMs = f.u64(6)
+  const voucherKey = f.bytes(7)
+  const now = f.clock(8)
+  if (registryVersion !== PACKAGE_VERSION) f.abort("EWrongVersion") // spend_account.move:662
+  if (grant.version !== PACKAGE_VERSION) f.abort("EWrongVersion") // spend_account.move:663
+  if (pool.version !== PACKAGE_VERSION) f.abort("EWrongVersion") // spend_account.move:664
+  if (grant.delegate !== f.sender) f.abort("ENotDelegate") // spend_account.move:665
+  if (grant.poolId !== poolId) f.abort("EWrongPool") // spend_account.move:666
+  if (deposit === 0n) f.abort("EZeroAmount") // spend_account.move:667
+  if (grant.revoked) f.abort("ERevoked") // spend_account.move:668
+  if (grant.paused) f.abort("EPaused") // spend_account.move:669
+  if (grant.expiryMs !== 0n && now >= grant.expiryMs) f.abort("EExpired") // spend_account.move:671
+  if (grant.recipients.length > 0 && !grant.recipients.includes(payee)) f.abort("ERecipientNotAllowed") // spend_account.move:672
+  if (voucherKey.length !== ED25519_KEY_LENGTH) f.abort("EInvalidVoucherKey") // spend_account.move:673
+  if (!validSessionExpiry(expiryMs, now, grant.expiryMs)) f.abort("EInvalidSessionExpiry") // spend_account.move:674
+  if (deposit > grant.sessionCap - grant.spent) f.abort("EExceedsSessionCap") // spend_account.move:675
+  const remaining = windowRemaining(grant.window, now)
+  if (remaining !== undefined && deposit > remaining) f.abort("EExceedsWindowLimit") // spend_account.move:678
+  const window = spendInWindow(grant.window, now, deposit)
+  if (pool.balance < deposit) f.abort("EInsufficientBalance") // spend_account.move:681
+  const spent = grant.spent + deposit
+  const windowed = window.kind !== WindowKind.none
+  f.runtime.write(poolId, { ...pool, balance: pool.balance - deposit })
+  f.runtime.write(grantId, { ...grant, spent, window })
+  const session: SessionData = {
+    _tag: "Session",
+    coinType: pool.coinType,
+    version: PACKAGE_VERSION,
+    grantId,
+    poolId,
+    owner: grant.owner,
+    delegate: grant.delegate,
+    payee,
+    operator,
+    voucherKey: toHex(voucherKey),
+    balance: deposit,
+    deposit,
+    claimed: 0n,
+    expiryMs,
+    closeAtMs: 0n,
+    windowStartMs: windowed ? window.startMs : 0n,
+    windowCharged: windowed ? deposit : 0n
+  }
+  const sessionId = f.runtime.createObject(f.runtime.freshId(), session, { _tag: "Shared", initialSharedVersion: f.runtime.lamport })
+  f.emit("SessionOpened", Events.SessionOpened, {
+    session_id: sessionId,
+    grant_id: grantId,
+    pool_id: poolId,
+    delegate: grant.delegate,
+    payee,
+    operator,
+    coin_type: typeName(pool.coinType),
+    voucher_key: Array.from(voucherKey),
+    deposit,
+    expiry_ms: expiryMs,
+    spent,
+    window_spent: window.spent
+  })
+  return []
+}
+
+/** The session's window charge after `amount` more in `window` (already rolled and spent): spend_account.move `top_up`. */
+const chargeWindow = (session: SessionData, window: GrantWindow, amount: bigint): Pick<SessionData, "windowStartMs" | "windowCharged"> => {
+  if (window.kind === WindowKind.none) return session
+  return window.startMs === session.windowStartMs
+    ? { windowStartMs: session.windowStartMs, windowCharged: session.windowCharged + amount }
+    : { windowStartMs: window.startMs, windowCharged: amount }
+}
+
+/** spend_account.move:725 */
+const top_up: Entry = (f) => {
+  const registryVersion = f.registry(0)
+  const { id: grantId, grant } = f.grantMut(1)
+  const { id: poolId, pool } = f.poolMut(2)
+  const { id: sessionId, session } = f.sessionMut(3)
+  const amount = f.u64(4)
+  const now = f.clock(5)
+  if (registryVersion !== PACKAGE_VERSION) f.abort("EWrongVersion") // spend_account.move:734
+  if (grant.version !== PACKAGE_VERSION) f.abort("EWrongVersion") // spend_account.move:735
+  if (pool.version !== PACKAGE_VERSION) f.abort("EWrongVersion") // spend_account.move:736
+  if (session.version !== PACKAGE_VERSION) f.abort("EWrongVersion") // spend_account.move:737
+  if (grant.delegate !== f.sender) f.abort("ENotDelegate") // spend_account.move:738
+  if (grant.poolId !== poolId) f.abort("EWrongPool") // spend_account.move:739
+  if (session.grantId !== grantId) f.abort("EWrongGrant") // spend_account.move:740
+  if (amount === 0n) f.abort("EZeroAmount") // spend_account.move:741
+  if (grant.revoked) f.abort("ERevoked") // spend_account.move:742
+  if (grant.paused) f.abort("EPaused") // spend_account.move:743
+  if (grant.expiryMs !== 0n && now >= grant.expiryMs) f.abort("EExpired") // spend_account.move:745
+  if (now >= session.expiryMs || session.closeAtMs !== 0n) f.abort("ESessionEnded") // spend_account.move:746
+  if (amount > grant.sessionCap - grant.spent) f.abort("EExceedsSessionCap") // spend_account.move:747
+  const remaining = windowRemaining(grant.window, now)
+  if (remaining !== undefined && amount > remaining) f.abort("EExceedsWindowLimit") // spend_account.move:750
+  const window = spendInWindow(grant.window, now, amount)
+  if (pool.balance < amount) f.abort("EInsufficientBalance") // spend_account.move:760
+  const spent = grant.spent + amount
+  const deposit = session.deposit + amount
+  f.runtime.write(poolId, { ...pool, balance: pool.balance - amount })
+  f.runtime.write(grantId, { ...grant, spent, window })
+  f.runtime.write(sessionId, { ...session, ...chargeWindow(session, window, amount), balance: session.balance + amount, deposit })
+  f.emit("SessionToppedUp", Events.SessionToppedUp, { session_id: sessionId, grant_id: grantId, amount, deposit, spent, window_spent: window.spent })
+  return []
+}
+
+/** spend_account.move `pay_claim`: pays what `cumulative` adds to what was claimed; nothing (and no event) when it adds nothing. */
+const payClaim = (f: Frame, sessionId: string, session: SessionData, cumulative: bigint): SessionData => {
+  if (cumulative <= session.claimed) return session
+  const amount = cumulative - session.claimed
+  f.runtime.createObject(f.runtime.freshId(), { _tag: "Coin", coinType: session.coinType, balance: amount }, { _tag: "Address", address: session.payee })
+  const after = { ...session, balance: session.balance - amount, claimed: cumulative }
+  f.emit("SessionClaimed", Events.SessionClaimed, { session_id: sessionId, payee: session.payee, amount, claimed: cumulative })
+  return after
+}
+
+/** spend_account.move:782 */
+const claim: Entry = (f) => {
+  const registryVersion = f.registry(0)
+  const { id: sessionId, session } = f.sessionMut(1)
+  const cumulative = f.u64(2)
+  const signature = f.bytes(3)
+  const now = f.clock(4)
+  if (registryVersion !== PACKAGE_VERSION) f.abort("EWrongVersion") // spend_account.move:790
+  if (session.version !== PACKAGE_VERSION) f.abort("EWrongVersion") // spend_account.move:791
+  if (now > claimDeadlineMs(session)) f.abort("EClaimsOver") // spend_account.move:792
+  if (cumulative > session.deposit) f.abort("EExceedsDeposit") // spend_account.move:793
+  if (!voucherVerifies({ id: sessionId, session }, cumulative, signature, false)) f.abort("EBadVoucherSignature") // spend_account.move:795
+  const after = payClaim(f, sessionId, session, cumulative)
+  if (after !== session) f.runtime.write(sessionId, after)
+  return []
+}
+
+/** A session being closed, with the grant and pool its rest goes back to. */
+interface Closing {
+  readonly sessionId: string
+  readonly session: SessionData
+  readonly grantId: string
+  readonly grant: GrantData
+  readonly poolId: string
+  readonly pool: PoolData
+}
+
+/**
+ * spend_account.move `finish_close`: the rest back to the pool and off the grant's spending (and off the window the
+ * deposits were charged in, while it is still the current one: the window is not rolled), the session deleted.
+ */
+const finishClose = (f: Frame, closing: Closing, now: bigint) => {
+  const { sessionId, session, grant, pool } = closing
+  const returned = session.balance
+  const refundsWindow = grant.window.kind !== WindowKind.none && grant.window.startMs === session.windowStartMs && now < windowEndMs(grant.window)
+  const refund = refundsWindow ? [returned, session.windowCharged, grant.window.spent].reduce((a, b) => (a < b ? a : b)) : 0n
+  const window = { ...grant.window, spent: grant.window.spent - refund }
+  const spent = grant.spent - returned
+  f.runtime.write(closing.poolId, { ...pool, balance: pool.balance + returned })
+  f.runtime.write(closing.grantId, { ...grant, spent, window })
+  f.runtime.destroy(sessionId)
+  f.emit("SessionClosed", Events.SessionClosed, {
+    session_id: sessionId,
+    grant_id: closing.grantId,
+    payee: session.payee,
+    claimed: session.claimed,
+    returned,
+    spent,
+    window_spent: window.spent
+  })
+}
+
+/** spend_account.move:806 */
+const close_session: Entry = (f) => {
+  const registryVersion = f.registry(0)
+  const { id: sessionId, session } = f.sessionByValue(1)
+  const { id: grantId, grant } = f.grantMut(2)
+  const { id: poolId, pool } = f.poolMut(3)
+  const now = f.clock(4)
+  if (registryVersion !== PACKAGE_VERSION) f.abort("EWrongVersion") // spend_account.move:814
+  if (session.version !== PACKAGE_VERSION) f.abort("EWrongVersion") // spend_account.move:815
+  if (grant.version !== PACKAGE_VERSION) f.abort("EWrongVersion") // spend_account.move:816
+  if (pool.version !== PACKAGE_VERSION) f.abort("EWrongVersion") // spend_account.move:817
+  if (session.grantId !== grantId) f.abort("EWrongGrant") // spend_account.move:818
+  if (session.poolId !== poolId) f.abort("EWrongPool") // spend_account.move:819
+  if (f.sender !== session.payee && now <= claimDeadlineMs(session)) f.abort("ESessionLive") // spend_account.move:821
+  finishClose(f, { sessionId, session, grantId, grant, poolId, pool }, now)
+  return []
+}
+
+/** spend_account.move:830 */
+const claim_and_close: Entry = (f) => {
+  const registryVersion = f.registry(0)
+  const { id: sessionId, session } = f.sessionByValue(1)
+  const { id: grantId, grant } = f.grantMut(2)
+  const { id: poolId, pool } = f.poolMut(3)
+  const cumulative = f.u64(4)
+  const signature = f.bytes(5)
+  const now = f.clock(6)
+  if (registryVersion !== PACKAGE_VERSION) f.abort("EWrongVersion") // spend_account.move:840
+  if (session.version !== PACKAGE_VERSION) f.abort("EWrongVersion") // spend_account.move:841
+  if (grant.version !== PACKAGE_VERSION) f.abort("EWrongVersion") // spend_account.move:842
+  if (pool.version !== PACKAGE_VERSION) f.abort("EWrongVersion") // spend_account.move:843
+  if (session.grantId !== grantId) f.abort("EWrongGrant") // spend_account.move:844
+  if (session.poolId !== poolId) f.abort("EWrongPool") // spend_account.move:845
+  if (f.sender !== session.payee && f.sender !== session.operator) f.abort("ENotCloser") // spend_account.move:846
+  if (now > claimDeadlineMs(session)) f.abort("EClaimsOver") // spend_account.move:848
+  if (cumulative > session.deposit) f.abort("EExceedsDeposit") // spend_account.move:849
+  if (!voucherVerifies({ id: sessionId, session }, cumulative, signature, true)) f.abort("EBadVoucherSignature") // spend_account.move:851
+  const claimed = payClaim(f, sessionId, session, cumulative)
+  finishClose(f, { sessionId, session: claimed, grantId, grant, poolId, pool }, now)
+  return []
+}
+
+/** spend_account.move:862 */
+const request_close: Entry = (f) => {
+  const registryVersion = f.registry(0)
+  const { id: sessionId, session } = f.sessionMut(1)
+  const { id: grantId, grant } = f.grant(2)
+  const now = f.clock(3)
+  if (registryVersion !== PACKAGE_VERSION) f.abort("EWrongVersion") // spend_account.move:869
+  if (session.version !== PACKAGE_VERSION) f.abort("EWrongVersion") // spend_account.move:870
+  if (grant.version !== PACKAGE_VERSION) f.abort("EWrongVersion") // spend_account.move:871
+  if (session.grantId !== grantId) f.abort("EWrongGrant") // spend_account.move:872
+  if (grant.owner !== f.sender) f.abort("ENotOwner") // spend_account.move:873
+  if (!grant.paused && !grant.revoked) f.abort("EGrantActive") // spend_account.move:874
+  const requested = now + SESSION_GRACE_MS
+  const closeAtMs = session.closeAtMs === 0n || requested < session.closeAtMs ? requested : session.closeAtMs
+  f.runtime.write(sessionId, { ...session, closeAtMs })
+  f.emit("SessionCloseRequested", Events.SessionCloseRequested, { session_id: sessionId, grant_id: grantId, close_at_ms: closeAtMs })
+  return []
+}
+
+/** spend_account.move:888 */
 const set_version: Entry = (f) => {
   f.adminCap(0)
   const { id, registry } = f.registryMut(1)
-  if (registry.version >= PACKAGE_VERSION) f.abort("ENotUpgrade") // spend_account.move:506
+  if (registry.version >= PACKAGE_VERSION) f.abort("ENotUpgrade") // spend_account.move:889
   f.runtime.write(id, { ...registry, version: PACKAGE_VERSION })
   f.emit("VersionSet", Events.VersionSet, { version: PACKAGE_VERSION })
   return []
 }
 
-/** spend_account.move:513 */
+/** spend_account.move:896 */
 const migrate_pool: Entry = (f) => {
   const registryVersion = f.registry(0)
   const { id, pool } = f.poolMut(1)
-  if (registryVersion !== PACKAGE_VERSION) f.abort("EWrongVersion") // spend_account.move:514
-  if (pool.version >= PACKAGE_VERSION) f.abort("ENotUpgrade") // spend_account.move:515
+  if (registryVersion !== PACKAGE_VERSION) f.abort("EWrongVersion") // spend_account.move:897
+  if (pool.version >= PACKAGE_VERSION) f.abort("ENotUpgrade") // spend_account.move:898
   f.runtime.write(id, { ...pool, version: PACKAGE_VERSION })
   return []
 }
 
-/** spend_account.move:521 */
+/** spend_account.move:904 */
 const migrate_grant: Entry = (f) => {
   const registryVersion = f.registry(0)
   const { id, grant } = f.grantMut(1)
-  if (registryVersion !== PACKAGE_VERSION) f.abort("EWrongVersion") // spend_account.move:522
-  if (grant.version >= PACKAGE_VERSION) f.abort("ENotUpgrade") // spend_account.move:523
+  if (registryVersion !== PACKAGE_VERSION) f.abort("EWrongVersion") // spend_account.move:905
+  if (grant.version >= PACKAGE_VERSION) f.abort("ENotUpgrade") // spend_account.move:906
   f.runtime.write(id, { ...grant, version: PACKAGE_VERSION })
   return []
 }
 
-/** spend_account.move:532, private: shared by the pause and resume functions; its aborts are located in it. */
+/** spend_account.move:912 */
+const migrate_session: Entry = (f) => {
+  const registryVersion = f.registry(0)
+  const { id, session } = f.sessionMut(1)
+  if (registryVersion !== PACKAGE_VERSION) f.abort("EWrongVersion") // spend_account.move:913
+  if (session.version >= PACKAGE_VERSION) f.abort("ENotUpgrade") // spend_account.move:914
+  f.runtime.write(id, { ...session, version: PACKAGE_VERSION })
+  return []
+}
+
+/** spend_account.move:923, private: shared by the pause and resume functions; its aborts are located in it. */
 const set_paused = (f: Frame, kind: number, paused: boolean): ReadonlyArray<Value> => {
   const registryVersion = f.registry(0)
   const { id, grant } = f.grantMut(1)
-  if (registryVersion !== PACKAGE_VERSION) f.abort("EWrongVersion", "set_paused") // spend_account.move:533
-  if (grant.version !== PACKAGE_VERSION) f.abort("EWrongVersion", "set_paused") // spend_account.move:534
-  if (grant.owner !== f.sender) f.abort("ENotOwner", "set_paused") // spend_account.move:535
-  if (grant.kind !== kind) f.abort("EWrongKind", "set_paused") // spend_account.move:536
-  if (grant.revoked) f.abort("ERevoked", "set_paused") // spend_account.move:537
-  if (paused && grant.paused) f.abort("EAlreadyPaused", "set_paused") // spend_account.move:539
-  if (!paused && !grant.paused) f.abort("ENotPaused", "set_paused") // spend_account.move:541
+  if (registryVersion !== PACKAGE_VERSION) f.abort("EWrongVersion", "set_paused") // spend_account.move:924
+  if (grant.version !== PACKAGE_VERSION) f.abort("EWrongVersion", "set_paused") // spend_account.move:925
+  if (grant.owner !== f.sender) f.abort("ENotOwner", "set_paused") // spend_account.move:926
+  if (grant.kind !== kind) f.abort("EWrongKind", "set_paused") // spend_account.move:927
+  if (grant.revoked) f.abort("ERevoked", "set_paused") // spend_account.move:928
+  if (paused && grant.paused) f.abort("EAlreadyPaused", "set_paused") // spend_account.move:930
+  if (!paused && !grant.paused) f.abort("ENotPaused", "set_paused") // spend_account.move:932
   f.runtime.write(id, { ...grant, paused })
   f.emit("GrantPauseSet", Events.GrantPauseSet, { grant_id: id, pool_id: grant.poolId, owner: grant.owner, paused })
   return []
@@ -403,10 +682,17 @@ const entries: { readonly [F in FunctionName]: Entry } = {
   resume_spend_grant,
   resume_open_grant,
   pay,
+  open_session,
+  top_up,
+  claim,
+  close_session,
+  claim_and_close,
+  request_close,
   forget_nonce,
   set_version,
   migrate_pool,
-  migrate_grant
+  migrate_grant,
+  migrate_session
 }
 
 /**
@@ -482,6 +768,23 @@ export const spendAccountCalls = (pkg: Pick<SpendAccountPackage, "originalId" | 
         const object = mutableObject(i, grantTypeTag)
         if (object.data._tag !== "Grant") throw argumentError(i, { TypeMismatch: true })
         return { id: object.id, grant: object.data }
+      },
+      grant: (i) => {
+        const object = expectType(i, grantTypeTag)
+        if (object.data._tag !== "Grant") throw argumentError(i, { TypeMismatch: true })
+        return { id: object.id, grant: object.data }
+      },
+      sessionMut: (i) => {
+        const object = mutableObject(i, normalizeStructTag(sessionType(originalId, T())))
+        if (object.data._tag !== "Session") throw argumentError(i, { TypeMismatch: true })
+        return { id: object.id, session: object.data }
+      },
+      sessionByValue: (i) => {
+        const object = expectType(i, normalizeStructTag(sessionType(originalId, T())))
+        // Sui takes a shared object by value only from a mutable input (sui-adapter: InvalidObjectByValue otherwise).
+        if (!object.mutable) throw argumentError(i, { InvalidObjectByValue: true })
+        if (object.data._tag !== "Session") throw argumentError(i, { TypeMismatch: true })
+        return { id: object.id, session: object.data }
       },
       coinOfT: (i) => {
         const coin = runtime.coinByValue(arg(i), i)

@@ -36,6 +36,12 @@ const parameter = (originalId: string, kind: (typeof Functions)[FunctionName]["p
       return mutable(datatype(own("Pool"), [T0]))
     case "grant_mut":
       return mutable(datatype(own("Grant")))
+    case "grant":
+      return immutable(datatype(own("Grant")))
+    case "session_mut":
+      return mutable(datatype(own("Session"), [T0]))
+    case "session_by_value":
+      return byValue(datatype(own("Session"), [T0]))
     case "coin":
       return byValue(datatype("0x0000000000000000000000000000000000000000000000000000000000000002::coin::Coin", [T0]))
     case "clock":
@@ -56,7 +62,7 @@ const parameter = (originalId: string, kind: (typeof Functions)[FunctionName]["p
 }
 
 /** The functions declared without a `TxContext` parameter: they need no sender and create nothing. */
-const WITHOUT_CONTEXT: ReadonlySet<FunctionName> = new Set(["forget_nonce", "set_version", "migrate_pool", "migrate_grant"])
+const WITHOUT_CONTEXT: ReadonlySet<FunctionName> = new Set(["forget_nonce", "set_version", "migrate_pool", "migrate_grant", "migrate_session"])
 
 /** What a function returns: `withdraw` hands its `Coin<T>` to the transaction. */
 const returnsOf = (name: FunctionName): Array<Signature> =>
@@ -135,6 +141,24 @@ const datatypes = (originalId: string): ReadonlyArray<GrpcTypes.DatatypeDescript
       ["revoked", bool],
       ["policy_ids", { type: Body.VECTOR, typeParameterInstantiation: [u64] }],
       ["kind", scalar(Body.U8)]
+    ]),
+    struct("Session", [Ability.KEY], 1, [
+      ["id", ID],
+      ["version", u64],
+      ["grant_id", address],
+      ["pool_id", address],
+      ["owner", address],
+      ["delegate", address],
+      ["payee", address],
+      ["operator", address],
+      ["voucher_key", { type: Body.VECTOR, typeParameterInstantiation: [scalar(Body.U8)] }],
+      ["balance", datatype("0x0000000000000000000000000000000000000000000000000000000000000002::balance::Balance", [T0])],
+      ["deposit", u64],
+      ["claimed", u64],
+      ["expiry_ms", u64],
+      ["close_at_ms", u64],
+      ["window_start_ms", u64],
+      ["window_charged", u64]
     ])
   ]
 }

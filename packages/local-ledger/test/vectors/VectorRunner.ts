@@ -2,12 +2,13 @@ import { Transaction } from "@mysten/sui/transactions"
 import { fromBase64 } from "@mysten/sui/utils"
 import { Events, normalizeCoinType, poolIdOf, type SpendAccountPackage, SUI_COIN_TYPE, target } from "@gateway/domain/chain/SpendAccountModule"
 import * as Kinds from "@gateway/chain/transactions/Kinds"
+import * as SessionKinds from "@gateway/chain/transactions/SessionKinds"
 import type { Execution } from "../../src/Execution.ts"
 import { Rejection } from "../../src/execute/Admission.ts"
 import { nonceBytes } from "@gateway/domain/chain/SpendAccountModule"
 import { windowArguments, WindowKind, type WindowTerms } from "@gateway/domain/chain/GrantWindow"
-import { GRANT, NO_WINDOW_ARGS, senderOf, type Step, type WindowArgs } from "./Vectors.ts"
-import { DELEGATE, RECIPIENT, World } from "./World.ts"
+import { GRANT, NO_WINDOW_ARGS, senderOf, SESSION, type Step, type WindowArgs } from "./Vectors.ts"
+import { DELEGATE, OPERATOR, RECIPIENT, signVoucher, VOUCHER_KEY, World } from "./World.ts"
 
 /** What a step ran: its execution, and the index of its Move call among the transaction's commands. */
 export interface Ran {
@@ -25,6 +26,8 @@ export class VectorRunner {
   readonly world: World
   coinType = normalizeCoinType(SUI_COIN_TYPE)
   grantId: string | undefined
+  /** The latest session opened, from its `SessionOpened`. */
+  sessionId: string | undefined
 
   constructor(pkg?: SpendAccountPackage) {
     this.world = new World(pkg)
@@ -41,6 +44,16 @@ export class VectorRunner {
 
   private registry() {
     return this.world.shared(this.world.pkg.registryId)
+  }
+
+  private session() {
+    if (this.sessionId === undefined) throw new Error("no session yet")
+    return this.world.shared(this.sessionId)
+  }
+
+  /** What every session call names: the Registry, the latest grant and session, the pool and its coin type. */
+  private sessionRefs() {
+    return { registry: this.registry(), grant: this.grant(), pool: this.world.shared(this.poolId), session: this.session(), coinType: this.coinType }
   }
 
   /** The Registry as a call names it: immutably, as every function but create_pool and set_version takes it. */
@@ -113,6 +126,47 @@ export class VectorRunner {
         return Kinds.resumeGrant(pkg, { sender, registry: this.registry(), grant: this.grant(), kind: step.kind ?? 0 })
       case "revoke":
         return Kinds.revokeGrant(pkg, { sender, registry: this.registry(), grant: this.grant() })
+      case "openSession":
+        return SessionKinds.openSession(pkg, {
+          sender,
+          registry: this.registry(),
+          grant: this.grant(),
+          pool: world.shared(this.poolId),
+          coinType: this.coinType,
+          payee: step.payee ?? RECIPIENT,
+          operator: step.operator ?? OPERATOR,
+          deposit: step.deposit,
+          expiryMs: step.expiryMs ?? SESSION.expiryMs,
+          voucherKey: step.voucherKey === "short" ? VOUCHER_KEY.slice(0, 31) : VOUCHER_KEY
+        })
+      case "topUp":
+        return SessionKinds.topUp(pkg, { sender, ...this.sessionRefs(), amount: step.amount })
+      case "claim":
+      case "claimAndClose": {
+        const voucher = step.voucher ?? {}
+        const final = voucher.final ?? step.op === "claimAndClose"
+        const signature = signVoucher(voucher.signer ?? "session", voucher.sessionId ?? this.session().objectId, voucher.amount ?? step.cumulative, final)
+        const input = { sender, ...this.sessionRefs(), cumulative: step.cumulative, signature }
+        return step.op === "claim" ? SessionKinds.claimSessions(pkg, { sender, registry: input.registry, claims: [input] }) : SessionKinds.claimAndClose(pkg, input)
+      }
+      case "closeSession":
+        return SessionKinds.closeSession(pkg, { sender, ...this.sessionRefs() })
+      case "requestClose":
+        return SessionKinds.requestClose(pkg, { sender, ...this.sessionRefs() })
+      case "migrateSession":
+        return (tx) => {
+          tx.moveCall({
+            target: target(pkg, "migrate_session"),
+            typeArguments: [this.coinType],
+            arguments: [this.registryArg(tx), tx.sharedObjectRef({ ...refOf(this.session()), mutable: true })]
+          })
+        }
+      case "sessionVersion": {
+        const object = world.get(this.session().objectId)
+        if (object.data._tag !== "Session") throw new Error("not a session")
+        world.edit(object.id, { ...object.data, version: step.version })
+        return undefined
+      }
       case "forgetNonce":
         return (tx) => {
           tx.moveCall({
@@ -216,6 +270,7 @@ export class VectorRunner {
     if (result instanceof Rejection) throw new Error(`${step.op} was refused: ${result.reason}`)
     for (const event of result.events) {
       if (event.type.endsWith("::GrantCreated")) this.grantId = Events.GrantCreated.parse(fromBase64(event.bcs)).grant_id
+      if (event.type.endsWith("::SessionOpened")) this.sessionId = Events.SessionOpened.parse(fromBase64(event.bcs)).session_id
     }
     return { execution: result, moveCallIndex, fn }
   }

@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs"
 import { assert, describe, it } from "@effect/vitest"
+import { bcs } from "@mysten/sui/bcs"
 import { fromBase64, normalizeSuiAddress } from "@mysten/sui/utils"
 import { Effect } from "effect"
 import type { ChainTransaction } from "@gateway/domain/chain/ChainTransaction"
@@ -22,6 +23,7 @@ import { GAS_UNITS, Rejection } from "../../src/execute/Admission.ts"
 import { derivedObjectAlreadyExists } from "../../src/execute/FrameworkAborts.ts"
 import { FunctionIndex } from "../../src/execute/SpendAccountEntries.ts"
 import { storageCost } from "../../src/LedgerObject.ts"
+import { effectsBcs } from "../../src/LedgerEffects.ts"
 import {
   expectedFailure,
   generatedBlockOf,
@@ -31,8 +33,8 @@ import {
   tallyOf
 } from "./MoveVectorTests.ts"
 import { type Ran, VectorRunner, windowTerms } from "./VectorRunner.ts"
-import { BIG_COIN, GRANT, ModuleVectors, NO_WINDOW_ARGS, type Outcome, type Step, U64_MAX, type Vector } from "./Vectors.ts"
-import { DELEGATE, GAS_PRICE, OWNER, World } from "./World.ts"
+import { BIG_COIN, GRANT, ModuleVectors, NO_WINDOW_ARGS, type Outcome, SESSION, type Step, U64_MAX, type Vector } from "./Vectors.ts"
+import { DELEGATE, GAS_PRICE, OWNER, RECIPIENT, World } from "./World.ts"
 
 const FRAMEWORK = normalizeSuiAddress("0x2")
 const FRAMEWORK_ABORTS_BY_NAME = new Map([["derived_object::claim", derivedObjectAlreadyExists()]])
@@ -57,10 +59,9 @@ const assertOutcome = (runner: VectorRunner, vector: Vector, ran: Ran, outcome: 
   const { execution } = ran
   if ("ok" in outcome) {
     assert.deepStrictEqual(execution.status, { Success: true }, vector.name)
-    const [event, ...more] = execution.events
-    if (outcome.ok === null) return assert.strictEqual(execution.events.length, 0)
-    assert.strictEqual(more.length, 0, "one event a call")
-    assert.strictEqual(event?.type, eventType(runner.world.pkg.originalId, outcome.ok))
+    const expected = outcome.ok === null ? [] : typeof outcome.ok === "string" ? [outcome.ok] : outcome.ok
+    // One event a call, but for claim_and_close, which claims (when there is anything to pay) and closes.
+    assert.deepStrictEqual(execution.events.map((e) => e.type), expected.map((name) => eventType(runner.world.pkg.originalId, name)))
     return
   }
   const failure = failureOf(execution)
@@ -141,6 +142,15 @@ const assertTally = (runner: VectorRunner, vector: Vector) => {
   const grant = runner.world.get(runner.grantId).data
   assert.strictEqual(grant._tag === "Grant" ? grant.spent : undefined, tally.spent, `${vector.name}: the grant's spent`)
   assert.deepStrictEqual(grant._tag === "Grant" ? grant.window : undefined, tally.window, `${vector.name}: the grant's window`)
+  if (runner.sessionId === undefined) return assert.strictEqual(tally.sessions, 0, `${vector.name}: no session`)
+  // A closed session is deleted: gone from the ledger's objects.
+  const session = runner.world.objects.get(runner.sessionId)?.data
+  assert.deepStrictEqual(
+    session?._tag === "Session" ? { deposit: session.deposit, claimed: session.claimed, closeAtMs: session.closeAtMs } : undefined,
+    tally.session,
+    `${vector.name}: the session`
+  )
+  if (session?._tag === "Session") assert.strictEqual(session.balance, session.deposit - session.claimed, `${vector.name}: the session holds deposit - claimed`)
 }
 
 describe("module vectors against execute()", () => {
@@ -199,6 +209,12 @@ describe("the executor cites the Move checks it mirrors", () => {
   it("every abort names the line of spend_account.move that raises the same error", () => {
     assert.isAbove(citations.length, 30)
     for (const [, name, line] of citations) assert.include(move[Number(line) - 1] ?? "", `, ${name})`, `spend_account.move:${line}`)
+  })
+
+  it("FunctionIndex is each function's place in spend_account.move's declaration order, test-only ones left out", () => {
+    const published = move.slice(0, move.indexOf("// === Test-only ==="))
+    const declared = published.flatMap((line) => /^(?:public )?fun (\w+)/.exec(line)?.[1] ?? [])
+    for (const [fn, index] of Object.entries(FunctionIndex)) assert.strictEqual(declared.indexOf(fn), index, fn)
   })
 })
 
@@ -339,5 +355,59 @@ describe("ledger vectors against execute()", () => {
       if (result instanceof Rejection) return assert.fail(result.reason)
       assert.deepStrictEqual(failureOf(result), { error: { CoinBalanceOverflow: true }, command: 0 })
       assert.isTrue(world.objects.has(b.id), "the source coin is not consumed")
+    }))
+
+  it.effect("a_closed_session_is_deleted_and_effects_say_so", () =>
+    Effect.gen(function*() {
+      const runner = new VectorRunner()
+      for (const step of [{ op: "createPool", amount: 1_000n }, { op: "createGrant" }, { op: "openSession", deposit: SESSION.deposit }] as const) {
+        yield* Effect.promise(() => runner.step(step))
+      }
+      const sessionId = runner.sessionId ?? assert.fail("no session")
+      const before = runner.world.get(sessionId)
+      const ran = yield* Effect.promise(() => runner.step({ op: "closeSession" }))
+      if (ran === undefined) return assert.fail("no transaction")
+      assert.deepStrictEqual(ran.execution.status, { Success: true })
+      const change = ran.execution.changes.find((c) => c.id === sessionId)
+      assert.deepStrictEqual(change?.before, before, "the session was an input at its version")
+      assert.isUndefined(change?.after, "and is no more")
+      assert.isFalse(runner.world.objects.has(sessionId), "gone from the ledger")
+      const effects = bcs.TransactionEffects.parse(effectsBcs({ digest: ran.execution.changes[0]?.after?.previousTransaction ?? "", execution: ran.execution, eventsDigest: undefined }))
+      const entry = effects.V2?.changedObjects.find(([id]) => normalizeSuiAddress(id) === sessionId)?.[1]
+      assert.deepStrictEqual(entry?.idOperation.$kind, "Deleted")
+      assert.deepStrictEqual(entry?.outputState.$kind, "NotExist")
+      // Its storage rebate goes back to the closer.
+      assert.isTrue(ran.execution.gasUsed.storageRebate >= (before.storageRebate * 99n) / 100n)
+    }))
+
+  it.effect("a_session_taken_by_value_from_an_immutable_input_fails_invalid_object_by_value", () =>
+    Effect.gen(function*() {
+      const runner = new VectorRunner()
+      for (const step of [{ op: "createPool", amount: 1_000n }, { op: "createGrant" }, { op: "openSession", deposit: SESSION.deposit }] as const) {
+        yield* Effect.promise(() => runner.step(step))
+      }
+      const { world } = runner
+      const ref = (id: string, mutable: boolean) => {
+        const shared = world.shared(id)
+        return { objectId: shared.objectId, initialSharedVersion: shared.initialSharedVersion.toString(), mutable }
+      }
+      const result = yield* Effect.promise(() =>
+        world.run(RECIPIENT, (tx) => {
+          tx.moveCall({
+            target: target(world.pkg, "close_session"),
+            typeArguments: [SUI_COIN_TYPE],
+            arguments: [
+              tx.sharedObjectRef(ref(world.pkg.registryId, false)),
+              tx.sharedObjectRef(ref(runner.sessionId ?? "", false)),
+              tx.sharedObjectRef(ref(runner.grantId ?? "", true)),
+              tx.sharedObjectRef(ref(runner.poolId, true)),
+              tx.object.clock()
+            ]
+          })
+        })
+      )
+      if (result instanceof Rejection) return assert.fail(result.reason)
+      assert.deepStrictEqual(failureOf(result), { error: { CommandArgumentError: { argIdx: 1, kind: { InvalidObjectByValue: true } } }, command: 0 })
+      assert.isTrue(world.objects.has(runner.sessionId ?? ""), "the session stays")
     }))
 })

@@ -1,7 +1,9 @@
+import { ed25519 } from "@noble/curves/ed25519.js"
 import { blake2b } from "@noble/hashes/blake2.js"
 import { bcs } from "@mysten/sui/bcs"
 import { Transaction, TransactionDataBuilder } from "@mysten/sui/transactions"
 import { fromBase64, normalizeSuiAddress } from "@mysten/sui/utils"
+import { voucherMessage } from "@gateway/domain/chain/SessionVoucher"
 import { normalizeCoinType, type SpendAccountPackage, SUI_COIN_TYPE } from "@gateway/domain/chain/SpendAccountModule"
 import type { Execution } from "../../src/Execution.ts"
 import { Rejection } from "../../src/execute/Admission.ts"
@@ -15,9 +17,26 @@ export const OWNER = addr(0xa11ce)
 export const DELEGATE = addr(0xde1e)
 export const STRANGER = addr(0x5157)
 export const RECIPIENT = addr(0xcafe)
+/** The sessions' operator: besides the payee (RECIPIENT), the only one who may `claim_and_close`. */
+export const OPERATOR = addr(0xc105e)
 /** Who published the package: the holder of its AdminCap. */
 export const ADMIN = addr(0xad)
 export const GAS_PRICE = 1000n
+
+/**
+ * The session keys of the vectors: the delegate's (every session's voucher
+ * key) and another one, whose signatures no session accepts. Fixed, and
+ * Ed25519 signatures are deterministic, so the generated Move tests embed
+ * the same signature bytes a row's executor run computes.
+ */
+const VOUCHER_SECRET = new Uint8Array(32).fill(0x5e)
+const OTHER_VOUCHER_SECRET = new Uint8Array(32).fill(0x07)
+export const VOUCHER_KEY = ed25519.getPublicKey(VOUCHER_SECRET)
+export type VoucherSigner = "session" | "other"
+
+/** A voucher's signature over (session, cumulative), final or not, by the session's key or the other one. */
+export const signVoucher = (signer: VoucherSigner, sessionId: string, cumulative: bigint, final: boolean): Uint8Array =>
+  ed25519.sign(voucherMessage(sessionId, cumulative, final), signer === "session" ? VOUCHER_SECRET : OTHER_VOUCHER_SECRET)
 export const GAS_BUDGET = 50_000_000n
 
 /** The package as LocalLedger publishes it, and its genesis. */
@@ -25,7 +44,7 @@ export const PACKAGE: SpendAccountPackage = localPackage(normalizeSuiAddress("0x
 
 export interface RunOptions {
   readonly budget?: bigint
-  /** The gas coin; the sender's first SUI coin (or a fresh one) otherwise. */
+  /** The gas coin; the sender's first SUI coin that covers the budget (or a fresh one) otherwise. */
   readonly gas?: LedgerObject
   /** The whole gas payment, when it is not one coin. */
   readonly payment?: ReadonlyArray<LedgerObject>
@@ -107,11 +126,13 @@ export class World {
   ): Promise<Execution | Rejection> {
     const tx = compose instanceof Uint8Array ? Transaction.fromKind(compose) : new Transaction()
     if (!(compose instanceof Uint8Array)) compose(tx)
-    const gas = options.gas ?? this.gasOf(sender)[0] ?? this.coin(sender, 10_000_000_000n)
+    const budget = options.budget ?? GAS_BUDGET
+    // A payee's coins from the rows' payments and claims are too small for gas.
+    const gas = options.gas ?? this.gasOf(sender).find((c) => c.data._tag === "Coin" && c.data.balance >= budget) ?? this.coin(sender, 10_000_000_000n)
     tx.setSender(sender)
     tx.setGasOwner(sender)
     tx.setGasPrice(GAS_PRICE)
-    tx.setGasBudget(options.budget ?? GAS_BUDGET)
+    tx.setGasBudget(budget)
     tx.setGasPayment((options.payment ?? [gas]).map((coin) => ({ objectId: coin.id, version: coin.version.toString(), digest: coin.digest })))
     const bytes = await tx.build()
     const result = execute({

@@ -27,6 +27,7 @@ export const skillMd = (origin: string, network: string) =>
     "- Pay sign-first (the `exact` offer) by default; pay upfront (`sui-delegate`) only when you cannot, or after a `settlement_failed`.",
     "- Never sign a second payment for one challenge: after `503` (`…nothing_charged…` or `settlement_pending`) present the same signed payment again. The one exception: `409 payment_must_be_signed_again` asks for a new payment of the same challenge, which gets the kept answer.",
     "- Sign a gas station's transaction only if it is exactly your payment, you the sender and the sponsor the gas owner.",
+    "- For many calls to one seller, pay from a session (the `sui-session` offer; MCP `how_to_pay` → `sessions`): open it once with a deposit from your grant, sign a voucher per call with a session key of its own, one call at a time, and close it with a final voucher when done.",
     `- Pay only on \`${network}\`: a challenge naming another network is not this gateway's.`,
     "",
     "## Routes",

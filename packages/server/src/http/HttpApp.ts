@@ -8,6 +8,7 @@ import { DelegatedSignersHandlers } from "../signers/DelegatedSignersHandlers.ts
 import { DocsPage } from "./DocsPage.ts"
 import { ErrorBodies } from "../httpShared/ErrorBodies.ts"
 import { GasStationHandlers } from "../sponsorship/GasStationHandlers.ts"
+import { PaymentSessionsHandlers } from "../paidCalls/sessions/PaymentSessionsHandlers.ts"
 import { OwnerAuthLive } from "../owners/OwnerAuthLive.ts"
 import { DiscoveryHandlers } from "../discovery/DiscoveryHandlers.ts"
 import { SellersHandlers } from "../catalog/SellersHandlers.ts"
@@ -27,7 +28,7 @@ const OwnerGroups = Layer.mergeAll(AuthHandlers, DelegatedSignersHandlers, Polic
 )
 
 const ApiRoutes = HttpApiBuilder.layer(Api, { openapiPath: "/openapi.json" }).pipe(
-  Layer.provide([SystemHandlers, OwnerGroups, ServicesHandlers, DiscoveryHandlers, GasStationHandlers]),
+  Layer.provide([SystemHandlers, OwnerGroups, ServicesHandlers, DiscoveryHandlers, GasStationHandlers, PaymentSessionsHandlers]),
   Layer.provide(RequestErrorsLive)
 )
 

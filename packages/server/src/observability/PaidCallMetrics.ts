@@ -2,7 +2,7 @@ import { Cause, Effect, Exit, Metric, Option } from "effect"
 import type { PaidCallRefusal, PaidCallResult } from "../paidCalls/PaidCallRequest.ts"
 
 /** How a paid call came: a signed payment for the gateway to settle, an upfront payment's digest, or none (challenged). */
-export type PaidCallFlow = "sign_first" | "upfront" | "challenge"
+export type PaidCallFlow = "session" | "sign_first" | "upfront" | "challenge"
 
 export const paidCalls = Metric.counter("gateway_paid_calls_total", {
   description: "Paid calls by flow and outcome: the answer's status class (402, 2xx, 5xx…) or the refusal's reason code",

@@ -15,15 +15,16 @@ const settings = {
   realm: "gateway.example",
   seconds: 300,
   pkg: { originalId: `0x${"b".repeat(64)}`, publishedAt: `0x${"c".repeat(64)}`, registryId: `0x${"d".repeat(64)}` },
-  gasStation: "https://gateway.example/v1/gas-station"
+  gasStation: "https://gateway.example/v1/gas-station",
+  sessionOperator: `0x${"f".repeat(64)}`
 }
 
 const entryOf = (description: string, method: CatalogEntry["method"], price: string) => liveEntry({ description, method, price, activeRevision: 3 })
 
 /** What the gateway answered before templates, built the way MintChallenge built it. */
 const asMintedBefore = (t: ChallengeTerms, reason: string) => ({
-  body: JSON.stringify({ ok: false, code: "PAYMENT_REQUIRED", message: "This call must be paid", reason, ...paymentRequired(t, reason, settings.gasStation) }),
-  headers: challengeHeaders(t, settings.realm, reason, settings.mppSecret, settings.gasStation)
+  body: JSON.stringify({ ok: false, code: "PAYMENT_REQUIRED", message: "This call must be paid", reason, ...paymentRequired(t, reason, settings.gasStation, true, settings.sessionOperator) }),
+  headers: challengeHeaders(t, settings.realm, reason, settings.mppSecret, settings.gasStation, settings.sessionOperator)
 })
 
 const NOW = 1_800_000_000_000

@@ -14,6 +14,8 @@ export interface ChallengeSettings {
   readonly pkg: SpendAccountPackage
   /** The `exact` offer's gas station URL; undefined when this gateway sponsors no gas. */
   readonly gasStation: string | undefined
+  /** Who may end a session early with its final voucher: the sponsor; undefined (the payee) when this gateway sponsors no gas. */
+  readonly sessionOperator: string | undefined
   /** False near the epoch's end: only the upfront offer is made. Templates always offer both. */
   readonly offerExact?: boolean
 }
@@ -44,7 +46,7 @@ interface ChallengeTexts {
 }
 
 const textsOf = (t: ChallengeTerms, reason: string, s: ChallengeSettings): ChallengeTexts => {
-  const required = paymentRequired(t, reason, s.gasStation, s.offerExact ?? true)
+  const required = paymentRequired(t, reason, s.gasStation, s.offerExact ?? true, s.sessionOperator)
   return {
     body: JSON.stringify({ ok: false, code: "PAYMENT_REQUIRED", message: "This call must be paid", reason, ...required }),
     required: JSON.stringify(required),

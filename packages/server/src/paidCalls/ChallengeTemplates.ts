@@ -30,14 +30,16 @@ export class ChallengeTemplates extends Context.Service<ChallengeTemplates, {
       const config = yield* AppConfig
       const { key, mppSecret } = yield* PaymentChallengeKey
       const publicUrl = yield* PublicUrl
-      const sponsoring = Option.isSome((yield* Sponsorship).sponsorAddress)
+      const sponsor = (yield* Sponsorship).sponsorAddress
+      const sponsoring = Option.isSome(sponsor)
       const settings = {
         key,
         mppSecret,
         realm: publicUrl.host,
         seconds: config.paymentChallengeSeconds,
         pkg: (yield* Chain).pkg,
-        gasStation: sponsoring ? `${publicUrl.origin}/v1/gas-station` : undefined
+        gasStation: sponsoring ? `${publicUrl.origin}/v1/gas-station` : undefined,
+        sessionOperator: Option.getOrUndefined(sponsor)
       }
       // Weak: an entry the catalog no longer keeps takes its template with it.
       const templates = new WeakMap<CatalogEntry, ChallengeTemplate>()

@@ -15,6 +15,8 @@ import { type PaymentCredential, readCredential, readSignedCredential, type Sign
 import { PaymentChallengeKey } from "./PaymentChallengeKey.ts"
 import { presentPayment } from "./PresentPayment.ts"
 import { presentSignedPayment } from "./signFirst/PresentSignedPayment.ts"
+import { presentVoucher, type SessionCredential } from "./sessions/PresentVoucher.ts"
+import { readSessionCredential } from "./sessions/ReadSessionCredential.ts"
 
 const tooManyChallenges = {
   message: "Too many payment challenges asked for by this client: try again after Retry-After seconds",
@@ -43,19 +45,24 @@ const notThePresentersFault = (exit: Exit.Exit<PaidCallResult, PaidCallRefusal>)
       (e) => !(e instanceof NotFinal || e instanceof Unverified || e instanceof TxFailed || e instanceof ForeignDigest || e instanceof Invalid)
     )
 
+/** What a paid call presents, if anything: a session voucher, a signed payment, or an upfront payment's digest. */
+interface Presented {
+  readonly voucher: SessionCredential | undefined
+  readonly signed: SignedCredential | undefined
+  readonly credential: PaymentCredential | undefined
+}
+
 /** A call to a service's paid-call address: refused for its method, challenged without a credential, or presented. */
-const answerPaidCall = Effect.fnUntraced(function*(
-  request: PaidCallRequest,
-  signed: SignedCredential | undefined,
-  credential: PaymentCredential | undefined
-) {
+const answerPaidCall = Effect.fnUntraced(function*(request: PaidCallRequest, { voucher, signed, credential }: Presented) {
   const config = yield* AppConfig
   const target = yield* (yield* Catalog).forForwarding(request.serviceId)
   const { entry } = target
   // A service is paid for, and called, only with its declared method: no other is challenged, accepted or forwarded.
   const allow = allowedMethods(entry.method)
   if (!allow.includes(request.method)) return { _tag: "MethodNotAllowed" as const, allow }
-  const presented = signed !== undefined
+  const presented = voucher !== undefined
+    ? Effect.exit(presentVoucher(request, target, voucher))
+    : signed !== undefined
     ? Effect.exit(presentSignedPayment(request, target, signed))
     : credential !== undefined
     ? Effect.exit(presentPayment(request, target, credential))
@@ -83,9 +90,16 @@ const answerPaidCall = Effect.fnUntraced(function*(
  */
 export const handlePaidCall = Effect.fn("PaidCalls.handle")(function*(request: PaidCallRequest) {
   const { mppSecret } = yield* PaymentChallengeKey
-  // Sign-first first: an `exact` payment, or MPP's signed transaction; then an upfront payment's digest.
-  const signed = readSignedCredential(request.headers, mppSecret)
-  const credential = signed === undefined ? readCredential(request.headers, mppSecret) : undefined
-  const flow: PaidCallFlow = signed !== undefined ? "sign_first" : credential !== undefined ? "upfront" : "challenge"
-  return yield* answerPaidCall(request, signed, credential).pipe(countPaidCall(flow))
+  // A session voucher first, then a sign-first payment (`exact`, or MPP's signed transaction), then an upfront digest.
+  const voucher = readSessionCredential(request.headers, mppSecret)
+  const signed = voucher === undefined ? readSignedCredential(request.headers, mppSecret) : undefined
+  const credential = voucher === undefined && signed === undefined ? readCredential(request.headers, mppSecret) : undefined
+  const flow: PaidCallFlow = voucher !== undefined
+    ? "session"
+    : signed !== undefined
+    ? "sign_first"
+    : credential !== undefined
+    ? "upfront"
+    : "challenge"
+  return yield* answerPaidCall(request, { voucher, signed, credential }).pipe(countPaidCall(flow))
 })

@@ -16,6 +16,7 @@ import { PaymentRepo } from "./PaymentRepo.ts"
 import { recoverSignedPayments } from "./signFirst/RecoverSignedPayments.ts"
 import { SettlementNode } from "./signFirst/SettlementNode.ts"
 import { SignFirstRepo } from "./signFirst/SignFirstRepo.ts"
+import { PaymentSessionRepo } from "./sessions/PaymentSessionRepo.ts"
 import { sweepPaidAnswers } from "./SweepPaidAnswers.ts"
 import { withServices } from "../UseCase.ts"
 
@@ -37,6 +38,7 @@ type UseCaseServices =
   | ChallengeTemplates
   | SignFirstRepo
   | SettlementNode
+  | PaymentSessionRepo
   | Sponsorship
 
 /**
@@ -74,6 +76,7 @@ export class PaidCalls extends Context.Service<PaidCalls, {
         ChallengeTemplates,
         SignFirstRepo,
         SettlementNode,
+        PaymentSessionRepo,
         Sponsorship
       )(yield* Effect.context<UseCaseServices>())
       const config = yield* AppConfig
@@ -89,6 +92,7 @@ export class PaidCalls extends Context.Service<PaidCalls, {
   ).pipe(
     // The templates are exposed too: the Node server answers plain 402s from them (http/AnswerChallenge.ts).
     Layer.provideMerge(ChallengeTemplates.layer),
-    Layer.provide(Layer.mergeAll(PaymentChallengeKey.layer, SignFirstRepo.layer, SettlementNode.layer))
+    Layer.provide(Layer.mergeAll(PaymentChallengeKey.layer, SignFirstRepo.layer, SettlementNode.layer)),
+    Layer.provideMerge(PaymentSessionRepo.layer)
   )
 }

@@ -24,10 +24,10 @@ const terms = (description: string, method: CatalogEntry["method"] = "GET"): Cha
 
 const DIGEST = "5HueCGU8rMjxEXxiPuD5BDku4MkFqeZyd4dZ1jvhTVqv"
 
-/** The two offers of a challenge minted away from an epoch's end: exact, then sui-delegate. */
+/** The offers of a challenge minted away from an epoch's end: exact, sui-delegate, then sui-session. */
 const bothOffers = (t: ChallengeTerms) => {
   const { accepts } = paymentRequired(t, "payment_required")
-  if (accepts.length !== 2) throw new Error("expected both offers")
+  if (accepts.length !== 3) throw new Error("expected all three offers")
   return accepts
 }
 const secret = mppSecretOf(new Uint8Array(32).fill(7))

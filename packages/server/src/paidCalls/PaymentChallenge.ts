@@ -59,12 +59,19 @@ export const mppRequest = (t: ChallengeTerms) => {
  * Every value is a URL host, an id, a URL, a coin type or an ISO date: no
  * auth-param needs escaping. Credentials are checked with mppx's own `Challenge.verify`.
  */
-export const mppChallengeOf = (canonicalRequest: string, expires: string, realm: string, secretKey: string) => {
+export const mppChallengeOf = (canonicalRequest: string, expires: string, realm: string, secretKey: string, intent: MppIntent = "charge") => {
   const request = Buffer.from(canonicalRequest, "utf8").toString("base64url")
   // mppx's id binding: realm|method|intent|request|expires|digest|opaque, HMAC-SHA256 under the UTF-8 secret.
-  const id = createHmac("sha256", secretKey).update(`${realm}|sui|charge|${request}|${expires}||`).digest("base64url")
-  return `Payment id="${id}", realm="${realm}", method="sui", intent="charge", request="${request}", expires="${expires}"`
+  const id = createHmac("sha256", secretKey).update(`${realm}|sui|${intent}|${request}|${expires}||`).digest("base64url")
+  return `Payment id="${id}", realm="${realm}", method="sui", intent="${intent}", request="${request}", expires="${expires}"`
 }
+
+/** MPP's intents this gateway challenges with: `charge` (one payment per call) and `session` (vouchers against a deposit). */
+export type MppIntent = "charge" | "session"
+
+/** Both MPP challenges of one 402, in one `WWW-Authenticate` value: `charge` first, then `session` for the same terms. */
+export const mppChallengesOf = (canonicalRequest: string, expires: string, realm: string, secretKey: string) =>
+  `${mppChallengeOf(canonicalRequest, expires, realm, secretKey)}, ${mppChallengeOf(canonicalRequest, expires, realm, secretKey, "session")}`
 
 /** The MPP challenge for these terms. */
 export const mppChallenge = (t: ChallengeTerms, realm: string, secretKey: string) =>
@@ -98,13 +105,18 @@ export const challengeHeadersOf = (
   mppSecret: string
 ): ChallengeHeaders => ({
   "payment-required": requiredHeaderOf(texts.required),
-  "www-authenticate": mppChallengeOf(texts.request, expires, realm, mppSecret),
+  "www-authenticate": mppChallengesOf(texts.request, expires, realm, mppSecret),
   "cache-control": "no-store"
 })
 
 /** The headers of a challenge for these terms. */
-export const challengeHeaders = (t: ChallengeTerms, realm: string, error: string, mppSecret: string, gasStation?: string) =>
-  challengeHeadersOf({ required: JSON.stringify(paymentRequired(t, error, gasStation)), request: mppRequest(t) }, t.expiresAt.toISOString(), realm, mppSecret)
+export const challengeHeaders = (t: ChallengeTerms, realm: string, error: string, mppSecret: string, gasStation?: string, sessionOperator?: string) =>
+  challengeHeadersOf(
+    { required: JSON.stringify(paymentRequired(t, error, gasStation, true, sessionOperator)), request: mppRequest(t) },
+    t.expiresAt.toISOString(),
+    realm,
+    mppSecret
+  )
 
 /**
  * What an agent presents after paying: which challenge, the transaction that
@@ -123,7 +135,7 @@ export interface PaymentCredential {
  * issued: its id must be mppx's HMAC of the echoed fields under our secret,
  * so no field (amount, recipient, nonce, expiry) can have been altered.
  */
-const issuedNonce = (credential: Pick<MppSuiCredential, "challenge">, secretKey: string): string | undefined => {
+export const issuedRequest = (credential: { readonly challenge: Omit<MppSuiCredential["challenge"], "intent"> & { readonly intent: MppIntent } }, secretKey: string) => {
   const { challenge } = credential
   const json = base64Text(challenge.request)
   if (json === undefined) return undefined
@@ -145,8 +157,11 @@ const issuedNonce = (credential: Pick<MppSuiCredential, "challenge">, secretKey:
     ...(challenge.digest === undefined ? {} : { digest: challenge.digest }),
     ...(challenge.opaque === undefined ? {} : { opaque: challenge.opaque })
   }
-  return Challenge.verify(echoed, { secretKey }) ? request.value.methodDetails.nonce : undefined
+  return Challenge.verify(echoed, { secretKey }) ? request.value : undefined
 }
+
+const issuedNonce = (credential: Pick<MppSuiCredential, "challenge">, secretKey: string): string | undefined =>
+  issuedRequest(credential, secretKey)?.methodDetails.nonce
 
 /**
  * Reads the credential from `PAYMENT-SIGNATURE` (x402) or

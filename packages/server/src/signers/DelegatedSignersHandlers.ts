@@ -3,6 +3,7 @@ import { HttpApiBuilder } from "effect/http-api"
 import { Api } from "@gateway/domain/api/Api"
 import { CurrentOwner } from "@gateway/domain/api/OwnerAuth"
 import { PaymentHistory } from "../paidCalls/PaymentHistory.ts"
+import { PaymentSessions } from "../paidCalls/sessions/PaymentSessions.ts"
 import { Signers } from "./Signers.ts"
 
 export const DelegatedSignersHandlers = HttpApiBuilder.group(
@@ -11,6 +12,7 @@ export const DelegatedSignersHandlers = HttpApiBuilder.group(
   Effect.fn(function*(handlers) {
     const signers = yield* Signers
     const payments = yield* PaymentHistory
+    const sessions = yield* PaymentSessions
     return handlers
       .handle("create", ({ headers, payload }) =>
         CurrentOwner.use(({ address }) => signers.create(address, headers["idempotency-key"], payload)))
@@ -20,6 +22,7 @@ export const DelegatedSignersHandlers = HttpApiBuilder.group(
           Effect.map(signers.get(address, params.id), (delegatedSigner) => ({ delegatedSigner }))))
       .handle("manifest", ({ params }) => CurrentOwner.use(({ address }) => signers.manifest(address, params.id)))
       .handle("payments", ({ params, query }) => CurrentOwner.use(({ address }) => payments.forSigner(address, params.id, query)))
+      .handle("sessions", ({ params }) => CurrentOwner.use(({ address }) => sessions.forSigner(address, params.id)))
       .handle("finalizeCreate", ({ params, payload }) =>
         CurrentOwner.use(({ address }) => signers.finalize(address, "finalizeCreate", params.id, params.grantId, payload.digest)))
       .handle("revoke", ({ params }) => CurrentOwner.use(({ address }) => signers.prepareRevoke(address, params.id)))

@@ -21,7 +21,8 @@ import { SponsorBalance } from "./SponsorBalance.ts"
 import { SponsorBudgets } from "./SponsorBudgets.ts"
 import { unavailable } from "./SponsorErrors.ts"
 import { SponsorKey } from "./SponsorKey.ts"
-import { SponsorNode } from "./SponsorNode.ts"
+import { type Executed, SponsorNode } from "./SponsorNode.ts"
+import { executeOwnCall } from "./SponsorOwnCall.ts"
 import { sponsorPayment } from "./SponsorPayment.ts"
 import { sponsorTransaction } from "./SponsorTransaction.ts"
 import { withServices } from "../UseCase.ts"
@@ -43,6 +44,8 @@ type SponsorshipShape = {
   cosignPayment(payer: string, txBytes: Uint8Array): Effect.Effect<string, Invalid | Unavailable>
   /** After settlement: what an executed payment did not spend goes back; with `undefined` (never executed) all of it, and its coin. */
   settledPayment(txBytes: Uint8Array, gasUsed: GasUsed | undefined): Effect.Effect<void>
+  /** The gateway's own call (session claims and closes), the sponsor sender and gas owner (`SponsorOwnCall.ts`). */
+  executeOwnCall(kindBytes: Uint8Array, purpose: string): Effect.Effect<Executed, Invalid | Unavailable>
   /** The sponsor's address; none when sponsorship is off. */
   readonly sponsorAddress: Option.Option<SuiAddress>
   /** The sponsor's SUI against `SPONSOR_BALANCE_FLOOR_MIST` (read at most every few seconds); none when sponsorship is off. */
@@ -59,6 +62,7 @@ const off: SponsorshipShape = {
   heldPayment: () => Effect.fail(unavailable(OFF_FOR_PAYERS, "sponsorship_off")),
   cosignPayment: () => Effect.fail(unavailable(OFF_FOR_PAYERS, "sponsorship_off")),
   settledPayment: () => Effect.void,
+  executeOwnCall: () => Effect.fail(unavailable("Gas sponsorship is off on this gateway: it cannot submit claims; sellers claim with their vouchers", "sponsorship_off")),
   sponsorAddress: Option.none(),
   sponsorFunds: Effect.succeed(Option.none())
 }
@@ -107,6 +111,7 @@ const sponsoring = Effect.fnUntraced(function*(key: Keypair) {
     heldPayment: bound(heldPayment),
     cosignPayment: bound(cosignPayment),
     settledPayment: bound(settledPayment),
+    executeOwnCall: bound(executeOwnCall),
     sponsorAddress: Option.some(account.address),
     sponsorFunds: Effect.map(balance.funds, Option.some)
   } satisfies SponsorshipShape

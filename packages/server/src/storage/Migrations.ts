@@ -16,6 +16,7 @@ import paymentsByDigest from "./migrations/0013_payments_by_digest.ts"
 import sponsorship from "./migrations/0014_sponsorship.ts"
 import grantWindows from "./migrations/0015_grant_windows.ts"
 import signFirstPayments from "./migrations/0016_sign_first_payments.ts"
+import paymentSessions from "./migrations/0017_payment_sessions.ts"
 
 /** Every migration by id, in order: tests that need the store as an older gateway left it take a prefix. */
 export const migrations = {
@@ -34,7 +35,8 @@ export const migrations = {
   "0013_payments_by_digest": paymentsByDigest,
   "0014_sponsorship": sponsorship,
   "0015_grant_windows": grantWindows,
-  "0016_sign_first_payments": signFirstPayments
+  "0016_sign_first_payments": signFirstPayments,
+  "0017_payment_sessions": paymentSessions
 }
 
 const loader = Migrator.fromRecord(migrations)

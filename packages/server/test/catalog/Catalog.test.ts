@@ -170,7 +170,7 @@ describe("catalog", () => {
           assert.strictEqual((yield* client.sellers.manage({ params: { id } }).pipe(asSeller)).service.settlement, settlement)
           assert.include(yield* client.services.markdown({ params: { id } }), `| settlement | \`${settlement}\` |`)
           // Settled before forwarding: paid upfront only, so the money is on chain before the seller is called.
-          assert.deepStrictEqual(yield* schemes(id), settlement === "after_answer" ? ["exact", "sui-delegate"] : ["sui-delegate"])
+          assert.deepStrictEqual(yield* schemes(id), settlement === "after_answer" ? ["exact", "sui-delegate", "sui-session"] : ["sui-delegate", "sui-session"])
         }
 
         // An edit names it anew, as every term: the next revision settles before forwarding.
@@ -185,7 +185,7 @@ describe("catalog", () => {
         assert.notProperty(yield* storedTerms(old.id), "settlement")
         yield* client.sellers.activate({ params: { id: old.id } }).pipe(asSeller)
         assert.strictEqual((yield* client.services.get({ params: { id: old.id } })).settlement, "after_answer")
-        assert.deepStrictEqual(yield* schemes(old.id), ["exact", "sui-delegate"])
+        assert.deepStrictEqual(yield* schemes(old.id), ["exact", "sui-delegate", "sui-session"])
       }))
 
     it.effect("never returns the credential on any route", () =>

@@ -31,7 +31,7 @@ describe("paid calls in the public documents", () => {
           assert.includeMembers(Object.keys(op.responses?.["200"]?.headers ?? {}), ["PAYMENT-RESPONSE", "Payment-Receipt"], method)
           assert.deepInclude(op["x-payment-info"] ?? {}, { protocols: ["x402", "mpp"], refunds: "none" }, method)
           const x402 = (op["x-payment-info"]?.["x402"] ?? {}) as { schemes?: ReadonlyArray<{ scheme: string }> }
-          assert.deepStrictEqual((x402.schemes ?? []).map((s) => s.scheme), ["exact", "sui-delegate"], `${method}: sign-first first`)
+          assert.deepStrictEqual((x402.schemes ?? []).map((s) => s.scheme), ["exact", "sui-delegate", "sui-session"], `${method}: sign-first first`)
           assert.includeMembers(Object.keys(op.responses ?? {}), ["400", "409", "502", "503"], method)
         }
         const gasStation = paths["/v1/gas-station"]?.["post"]

@@ -27,7 +27,7 @@ const signedForFreshChallenge = Effect.gen(function*() {
  */
 describe("sign-first payments (x402 exact on Sui)", () => {
   layer(env, { excludeTestServices: true })((it) => {
-    it.effect("every 402 offers exact first, with the challenge's nonce and the sui-delegate offer second", () =>
+    it.effect("every 402 offers exact first, with the challenge's nonce, the sui-delegate offer second and sui-session third", () =>
       Effect.gen(function*() {
         const upstream = yield* Upstream
         const { entry } = yield* paidService(upstream.url)
@@ -36,7 +36,7 @@ describe("sign-first payments (x402 exact on Sui)", () => {
             accepts: ReadonlyArray<{ scheme: string; extra: { nonce: string; paymentFlow: string } }>
           })
         )
-        assert.deepStrictEqual(required.accepts.map((a) => a.scheme), ["exact", "sui-delegate"])
+        assert.deepStrictEqual(required.accepts.map((a) => a.scheme), ["exact", "sui-delegate", "sui-session"])
         assert.strictEqual(required.accepts[0]?.extra.nonce, required.accepts[1]?.extra.nonce)
         assert.strictEqual(required.accepts[0]?.extra.paymentFlow, "authorization")
       }))

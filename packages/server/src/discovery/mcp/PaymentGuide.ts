@@ -1,7 +1,9 @@
 import { Effect, Schema } from "effect"
 import { Chain } from "@gateway/chain/Chain"
 import { target } from "@gateway/domain/chain/SpendAccountModule"
+import { FINAL_VOUCHER_DOMAIN, VOUCHER_DOMAIN } from "@gateway/domain/chain/SessionVoucher"
 import { EXACT_SCHEME } from "@gateway/domain/payment/ExactOffer"
+import { SESSION_SCHEME } from "@gateway/domain/payment/SessionOffer"
 import { ASSET_TRANSFER_METHOD, SUI_DELEGATE_SCHEME } from "@gateway/domain/payment/SuiDelegateOffer"
 import { CHALLENGE_PROOF_VERSION, PROOF_VERSION } from "@gateway/domain/PaymentProof"
 import { AppConfig } from "../../Config.ts"
@@ -10,7 +12,7 @@ import { PublicUrl } from "../../httpShared/PublicUrl.ts"
 /**
  * The paid-call protocol in brief (docs/paid-calls.md is the full text), as the `how_to_pay` tool returns it:
  * sign-first (`exact`, the default) in `signFirst`; `pay` is the call both ways sign or execute; `proof` and
- * `credential` are the upfront (`sui-delegate`) way's.
+ * `credential` are the upfront (`sui-delegate`) way's; `sessions` pays many calls from one deposit.
  */
 export const PaymentGuideSchema = Schema.Struct({
   network: Schema.String,
@@ -39,10 +41,36 @@ export const PaymentGuideSchema = Schema.Struct({
     rules: Schema.String
   }),
   credential: Schema.Struct({ x402: Schema.String, mpp: Schema.String }),
+  sessions: Schema.Struct({
+    offer: Schema.String,
+    open: Schema.String,
+    voucher: Schema.String,
+    credential: Schema.Struct({ x402: Schema.String, mpp: Schema.String }),
+    close: Schema.String,
+    answers: Schema.Array(Schema.String)
+  }),
   answers: Schema.Array(Schema.String),
   documentation: Schema.Array(Schema.String)
 })
 export type PaymentGuide = typeof PaymentGuideSchema.Type
+
+/** Sessions (`sui-session`, docs/paid-calls.md §7): open once, a voucher per call, close with a final voucher. */
+const sessionsGuide = (origin: string, openTarget: string): PaymentGuide["sessions"] => ({
+  offer: `The third offer, scheme ${SESSION_SCHEME}: amount = the price of ONE call; for many calls to one seller. Nothing goes on chain per call`,
+  open: `Once: pick a fresh Ed25519 session key (never your own key) and execute ${openTarget}<T>(registry, grant, pool, payee = payTo, operator = extra.sessionOperator, deposit, expiry_ms (at most a week, not after the grant's expiry), voucher_key = its 32-byte public key, clock = 0x6) with your delegate key; the SessionOpened event names the session. The deposit counts against your grant's budget until the session closes`,
+  voucher: `Per call: cumulative = the last charged voucher's amount + the price; sign, with the session key (plain Ed25519, no intent), the 57 bytes "${VOUCHER_DOMAIN}" ‖ session id (32 bytes) ‖ cumulative (u64 little-endian). One call per session at a time`,
+  credential: {
+    x402: `PAYMENT-SIGNATURE: base64(JSON { x402Version: 2, accepted: <the ${SESSION_SCHEME} offer, echoed>, payload: { session, cumulativeAmount, signature: base64 of the 64 bytes } })`,
+    mpp: `Authorization: Payment base64url(JSON { challenge: <the intent="session" challenge>, payload: { action: "voucher", channelId: <session id>, cumulativeAmount, signature } })`
+  },
+  close: `Done: sign the final voucher ("${FINAL_VOUCHER_DOMAIN}" ‖ session id ‖ cumulative, cumulative = what was charged) and POST ${origin}/v1/sessions/<session id>/close { cumulativeAmount, signature }: the seller is paid up to it and the rest goes back to your pool`,
+  answers: [
+    "503 …nothing_charged_retry_with_the_same_voucher: the seller failed; present the SAME voucher again",
+    "409 session_busy: another call of the session is in flight; 409 voucher_already_used: sign a higher one",
+    "409 voucher_above_deposit: top_up or open a new session; 409 session_near_expiry, session_closing, session_closed: open a new session",
+    "409 grant_paused, grant_revoked: your owner stopped the grant; do not open another"
+  ]
+})
 
 /** Sign-first (`exact`): what is signed, the gas station at `origin`, the credential and what settling answers. */
 const signFirstGuide = (origin: string): PaymentGuide["signFirst"] => ({
@@ -136,6 +164,7 @@ export const paymentGuide: Effect.Effect<PaymentGuide, never, Chain | AppConfig 
       x402: "upfront: PAYMENT-SIGNATURE: base64(JSON { x402Version: 2, accepted: <the sui-delegate offer>, payload: { digest, proof, binding?: \"request\" | \"challenge\" } })",
       mpp: "upfront: Authorization: Payment base64url(JSON { challenge: <the whole challenge: id, realm, method, intent, request (as received), expires>, payload: { digest, proof, binding? } })"
     },
+    sessions: sessionsGuide(origin, target(spendAccountPackage, "open_session")),
     answers: ANSWERS,
     documentation: [`${origin}/SKILL.md`, `${origin}/llms.txt`, `${origin}/openapi.json`, `${origin}/.well-known/x402`]
   }

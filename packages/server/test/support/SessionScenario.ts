@@ -1,0 +1,41 @@
+import { Ed25519Keypair } from "@mysten/sui/keypairs/ed25519"
+import { Effect } from "effect"
+import { makeApiClient, signIn, withOwner } from "@gateway/client"
+import { refs } from "./PayByHand.ts"
+import { fundedOwner, grantedAgent, liveService } from "./Scenario.ts"
+import { openByHand, sessionOffer } from "./SessionByHand.ts"
+import { BaseUrl } from "./TestServer.ts"
+import { Upstream } from "./Upstream.ts"
+
+/** The price of one call in the session tests. */
+export const PRICE = 40n
+const DAY_MS = 86_400_000
+
+/** A live service at PRICE, its seller signed in, an agent with a grant of `budget`, and a session opened with `deposit`. */
+export const sessionScenario = (input: { readonly budget: bigint; readonly deposit: bigint; readonly expiresInMs?: number }) =>
+  Effect.gen(function*() {
+    const upstream = yield* Upstream
+    const client = yield* makeApiClient(yield* BaseUrl)
+    const { owner, asOwner } = yield* fundedOwner(client)
+    const seller = withOwner((yield* signIn(client, new Ed25519Keypair())).authorization)
+    const { entry } = yield* liveService(client, { price: PRICE, upstreamUrl: upstream.url, seller })
+    const { agentKey, manifest, signerId } = yield* grantedAgent(client, owner, asOwner, {
+      key: `session-${entry.id}`,
+      budget: input.budget,
+      perPayment: 100n
+    })
+    const offer = yield* sessionOffer(entry.resourceUrl)
+    const { grant, pool } = refs(manifest)
+    const session = yield* openByHand({
+      agentKey,
+      grant,
+      pool,
+      payee: entry.payTo,
+      operator: String(offer.extra["sessionOperator"]),
+      deposit: input.deposit,
+      expiryMs: BigInt(Date.now() + (input.expiresInMs ?? DAY_MS))
+    })
+    const callsBefore = upstream.calls.length
+    return { client, owner, asOwner, seller, entry, agentKey, manifest, signerId, offer, grant, pool, session, calls: () => upstream.calls.length - callsBefore }
+  })
+
