@@ -240,6 +240,16 @@ const aloneLines = (b: Effect.Success<typeof partB>) => {
     })`,
     "(the chain's execution is not in these: it runs in the ledger's process, whose CPU is the ledger column above)",
     "",
+    `session-paid calls (a voucher per call against one deposit; on chain only the open and the close), ${b.postgres.sessions.calls} measured after a warm-up, p50 / p99 ms:`,
+    "| store | direct | paid | added | gateway own | CPU ms per call: gateway | ledger | agent (signs the voucher) and upstream |",
+    "|---|---|---|---|---|---|---|---|",
+    ...stores.map(({ store, sessions: s }) =>
+      `| ${store} | ${p50p99(s.direct)} | ${p50p99(s.paid)} | ${fmt(s.addedP50)} / ${fmt(s.addedP99)} | ${p50p99(s.gatewayOwn)} | ${fmt(s.cpuPerCall.gateway)} | ${
+        fmt(s.cpuPerCall.ledger)
+      } | ${fmt(s.cpuPerCall.wallets)} |`
+    ),
+    `gateway CPU per session-paid call, PostgreSQL: ${against(b.postgres.sessions.cpuPerCall.gateway, GOAL_MS_PER_PAID_CALL, true)} (PGlite ${fmt(b.pglite.sessions.cpuPerCall.gateway)}); the close paid the seller ${b.postgres.sessions.claimedAtClose} in one transaction`,
+    "",
     ...flows.map(({ store, f }) =>
       `${f.flow} paid call end to end on ${store} (${f.flow === "sign-first" ? "challenge, sign with the gas station, verify, forward, execute" : "challenge, pay, finality, verify, forward"}), ${f.calls} calls: direct p50 ${
         fmt(f.direct.p50)

@@ -8,6 +8,7 @@ import { Effect } from "effect"
 import { DEFAULT_DATABASE_URL, freshSchemaUrl } from "./FreshSchema.ts"
 import { startLedger } from "./LedgerProcess.ts"
 import { paidCalls } from "./PaidCalls.ts"
+import { sessionCalls } from "./SessionCalls.ts"
 import { step } from "./Progress.ts"
 import { startGateway } from "./ServerProcess.ts"
 import { signerLifecycle } from "./SignerLifecycle.ts"
@@ -78,7 +79,8 @@ export const gatewayAlone = (store: AloneStore, upstream: { readonly url: string
     const wallets = yield* makeWallets(gateway.url, ledger.origin)
     const lifecycle = yield* signerLifecycle(wallets, pids)
     const paid = yield* paidCalls(wallets, pids, upstream)
-    return { store, lifecycle, paid }
+    const sessions = yield* sessionCalls(wallets, pids, upstream)
+    return { store, lifecycle, paid, sessions }
   }))
 
 export type AloneFigures = Effect.Success<ReturnType<typeof gatewayAlone>>
