@@ -53,6 +53,11 @@ export interface AppConfigShape {
   readonly upstreamTimeoutMs: number
   /** How long a paid call's stored answer can be fetched again with the same credential. */
   readonly paidAnswerRetentionMs: number
+  /**
+   * On SIGTERM the gateway stops accepting and lets requests in flight finish for at most this long (longer than
+   * UPSTREAM_TIMEOUT_MS, so a paid call's forward and its record complete), then closes the store and exits 0.
+   */
+  readonly shutdownGraceMs: number
   /** The key sellers' upstream credentials are encrypted under (32 bytes, base64); local mode makes one when unset. */
   readonly credentialsKey: Option.Option<Redacted.Redacted>
   /** Drafts one seller may hold at once. */
@@ -137,6 +142,7 @@ export const defaults: AppConfigShape = {
   upstreamMaxBodyBytes: 10 * 1024 * 1024,
   upstreamTimeoutMs: 15_000,
   paidAnswerRetentionMs: 24 * 60 * 60 * 1000,
+  shutdownGraceMs: 25_000,
   credentialsKey: Option.none(),
   sellerMaxDrafts: 20,
   sellerMaxLive: 50,
@@ -393,6 +399,7 @@ export class AppConfig extends Context.Service<AppConfig, AppConfigShape>()("@ga
     upstreamMaxBodyBytes: int("UPSTREAM_MAX_BODY_BYTES", defaults.upstreamMaxBodyBytes),
     upstreamTimeoutMs: int("UPSTREAM_TIMEOUT_MS", defaults.upstreamTimeoutMs),
     paidAnswerRetentionMs: int("PAID_ANSWER_RETENTION_MS", defaults.paidAnswerRetentionMs),
+    shutdownGraceMs: int("SHUTDOWN_GRACE_MS", defaults.shutdownGraceMs),
     credentialsKey,
     sellerMaxDrafts: int("SELLER_MAX_DRAFTS", defaults.sellerMaxDrafts),
     sellerMaxLive: int("SELLER_MAX_LIVE", defaults.sellerMaxLive),

@@ -1,5 +1,5 @@
 import { NodeHttpServer } from "@effect/platform-node"
-import { ByteSize, Effect, identity, Layer } from "effect"
+import { ByteSize, Duration, Effect, identity, Layer } from "effect"
 import { HttpIncomingMessage, HttpMiddleware, HttpRouter } from "effect/http"
 import { SqlClient } from "effect/sql"
 import * as SuiChain from "@gateway/chain/sui/SuiChain"
@@ -82,7 +82,12 @@ const serve = <R>(chainRoutes: Layer.Layer<never, never, R>) =>
       const challenges = Layer.effectDiscard(Effect.map(answerChallenge, (answer) => server.answerChallengesWith(answer)))
       return Layer.merge(served, challenges).pipe(
         Layer.provide(Features),
-        Layer.provideMerge(NodeHttpServer.layer(() => server, { host: config.host, port: config.port })),
+        Layer.provideMerge(NodeHttpServer.layer(() => server, {
+          host: config.host,
+          port: config.port,
+          // SIGTERM: stop accepting, let requests in flight (a paid call's forward and record) finish within the grace.
+          gracefulShutdownTimeout: Duration.millis(config.shutdownGraceMs)
+        })),
         Layer.provide(Layer.succeed(HttpIncomingMessage.MaxBodySize, MAX_BODY))
       )
     })

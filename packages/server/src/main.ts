@@ -1,9 +1,10 @@
 import { NodeRuntime } from "@effect/platform-node"
-import { Config, Effect, Layer, Option, Result } from "effect"
+import { Cause, Config, Effect, Exit, Layer, Option, Result, Runtime } from "effect"
 import { AppConfig, type AppConfigShape, type ConfigProblem, configProblems } from "./Config.ts"
 import { LedgerJournalSql } from "./localMode/LedgerJournalSql.ts"
 import { layerLocalGateway } from "./localMode/LocalMode.ts"
 import { layerLogging, logLevelConfig } from "./observability/Logging.ts"
+import { layerTracing } from "./observability/Tracing.ts"
 import { layerServerLive, layerStore } from "./Server.ts"
 import * as Database from "./storage/Database.ts"
 import { layerLedgerWriterLock } from "./storage/LedgerWriterLock.ts"
@@ -76,15 +77,23 @@ const collectStartupGarbage = Effect.sync(() => globalThis.gc?.())
  */
 const ShutdownLine = Layer.effectDiscard(Effect.addFinalizer(() => Effect.logInfo("gateway stopped")))
 
+/**
+ * A stop the operator asked for (SIGTERM, SIGINT) that drained cleanly exits 0, as process managers and
+ * orchestrators expect of a graceful stop; a failure keeps its code.
+ */
+const teardown: Runtime.Teardown = (exit, onExit) =>
+  Exit.isFailure(exit) && Cause.hasInterruptsOnly(exit.cause) ? onExit(0) : Runtime.defaultTeardown(exit, onExit)
+
 readConfig.pipe(
   Effect.flatMap((config) =>
     Gateway.pipe(
       Layer.provide(ShutdownLine),
       Layer.tap(() => collectStartupGarbage),
       Layer.provide(ConfigLive(config)),
+      Layer.provide(layerTracing),
       Layer.provide(layerLogging),
       Layer.launch
     )
   ),
-  NodeRuntime.runMain
+  NodeRuntime.runMain({ teardown })
 )
