@@ -15,6 +15,7 @@ import {
 } from "@gateway/domain/chain/SpendAccountModule"
 import { NotFinal, NotFound, Unavailable } from "@gateway/domain/Errors"
 import { encodeBase64 } from "../Base64.ts"
+import { timedChainCall } from "../ChainMetrics.ts"
 import { kindBuilders } from "../transactions/KindBuilders.ts"
 import { makeMemo } from "../Memo.ts"
 import type { SharedRef } from "../transactions/Kinds.ts"
@@ -72,6 +73,7 @@ const node = <A, E = never>(
 ): Effect.Effect<A, E | Unavailable> =>
   Effect.tryPromise({ try: f, catch: (error) => error }).pipe(
     Effect.timeoutOrElse({ duration: CALL_TIMEOUT, orElse: () => Effect.fail(new Error(`no answer in ${CALL_TIMEOUT}`)) }),
+    timedChainCall(method),
     Effect.catch((error): Effect.Effect<never, E | Unavailable> => {
       const mapped = options.known?.(error) ?? Option.none()
       return Option.isSome(mapped) ? Effect.fail(mapped.value) : unreachable(method, error)

@@ -6,6 +6,7 @@ import type { SuiAddress } from "@gateway/domain/SuiAddress"
 import { checkSponsoredTransaction } from "@gateway/domain/verify/SponsoredTransaction"
 import { AppConfig } from "../Config.ts"
 import { decodeField, throttle } from "./OwnerRequest.ts"
+import { recordSponsorSpend } from "../observability/SponsorMetrics.ts"
 import { ReservationRepo } from "./ReservationRepo.ts"
 import { SponsorAccount } from "./SponsorAccount.ts"
 import type { Build } from "./SponsorBuild.ts"
@@ -33,6 +34,7 @@ const cosignAndExecute = Effect.fnUntraced(function*(owner: SuiAddress, digest: 
     Effect.catchTag("ExecuteRefused", (refused) => Effect.fail(invalid(`chain: refused the transaction: ${refused.reason}`)))
   )
   yield* budgets.giveBack(build.taken, unspent(build.gasBudget, executed.gas))
+  yield* recordSponsorSpend("owner", executed.gas)
   yield* Effect.ignore(repo.releaseExecuted(digest))
   return { digest: executed.digest, status: executed.status, error: executed.error } satisfies SponsoredExecution
 })

@@ -1,6 +1,7 @@
 import { Effect, Option } from "effect"
 import { TransactionDataBuilder } from "@mysten/sui/transactions"
 import { type GasUsed, unspent } from "@gateway/domain/sponsorship/GasBudget"
+import { recordSponsorSpend } from "../observability/SponsorMetrics.ts"
 import { isPaymentHolder } from "./PaymentHolder.ts"
 import { ReservationRepo } from "./ReservationRepo.ts"
 import { SponsorBudgets } from "./SponsorBudgets.ts"
@@ -22,7 +23,10 @@ export const settledPayment = Effect.fn("Sponsorship.settledPayment")(function*(
   if (Option.isNone(found) || !isPaymentHolder(found.value.holder)) return
   const build = found.value
   if (gas !== undefined) {
-    if (yield* repo.releaseExecuted(digest.value)) yield* budgets.giveBack(build.taken, unspent(build.gasBudget, gas))
+    if (yield* repo.releaseExecuted(digest.value)) {
+      yield* budgets.giveBack(build.taken, unspent(build.gasBudget, gas))
+      yield* recordSponsorSpend("payment", gas)
+    }
   } else if (yield* repo.releaseUnsigned(digest.value)) {
     yield* budgets.giveBackAll(build.taken)
   }

@@ -4,6 +4,7 @@ import { type SponsorFunds, sponsorFunds } from "@gateway/domain/sponsorship/Bal
 import { AppConfig } from "../Config.ts"
 import { SponsorAccount } from "./SponsorAccount.ts"
 import { unavailable } from "./SponsorErrors.ts"
+import { recordSponsorFunds } from "../observability/SponsorMetrics.ts"
 import { SponsorNode } from "./SponsorNode.ts"
 
 /** How long one reading of the sponsor's coins stands: the gas station and `/health` do not read the chain per request. */
@@ -23,7 +24,10 @@ export class SponsorBalance extends Context.Service<SponsorBalance, {
     const node = yield* SponsorNode
     const { address } = yield* SponsorAccount
     const floor = BigInt(config.sponsorBalanceFloorMist)
-    const read = Effect.map(node.coins(address), (coins) => sponsorFunds(coins.reduce((sum, c) => sum + c.balance, 0n), floor))
+    const read = node.coins(address).pipe(
+      Effect.tap(recordSponsorFunds),
+      Effect.map((coins) => sponsorFunds(coins.reduce((sum, c) => sum + c.balance, 0n), floor))
+    )
     const funds = yield* Effect.cachedWithTTL(read, (exit) => (Exit.isSuccess(exit) ? READING_TTL : Duration.zero))
     const aboveFloor = Effect.flatMap(funds, (f) =>
       f.status === "ok"

@@ -7,6 +7,7 @@ import { Structs, SUI_COIN_TYPE } from "@gateway/domain/chain/SpendAccountModule
 import { Unavailable } from "@gateway/domain/Errors"
 import type { PoolCoin } from "@gateway/domain/sponsorship/CoinPoolPlan"
 import type { GasUsed, Simulation } from "@gateway/domain/sponsorship/GasBudget"
+import { timedChainCall } from "@gateway/chain/ChainMetrics"
 import { SuiNode } from "../sui/SuiNode.ts"
 import { chainDown, gasOf, messageOf, refusedByNode } from "../sui/NodeAnswers.ts"
 
@@ -23,7 +24,7 @@ export class ExecuteRefused extends Data.TaggedError("ExecuteRefused")<{ readonl
 /** Coins listed per page, and pages read: the sponsor's pool is a few dozen coins. */
 const COIN_PAGES = 10
 
-const chainCall = <A>(run: () => Promise<A>) => Effect.tryPromise({ try: run, catch: chainDown })
+const chainCall = <A>(method: string, run: () => Promise<A>) => Effect.tryPromise({ try: run, catch: chainDown }).pipe(timedChainCall(method))
 
 /** The sponsor's SUI coins, a page at a time. */
 const listCoins = (client: SuiGrpcClient) => (owner: string) =>
@@ -31,7 +32,7 @@ const listCoins = (client: SuiGrpcClient) => (owner: string) =>
       const all: Array<PoolCoin> = []
       let cursor: string | null = null
       for (let page = 0; page < COIN_PAGES; page++) {
-        const listed: SuiClientTypes.ListCoinsResponse = yield* chainCall(() => client.core.listCoins({ owner, coinType: SUI_COIN_TYPE, cursor }))
+        const listed: SuiClientTypes.ListCoinsResponse = yield* chainCall("listCoins", () => client.core.listCoins({ owner, coinType: SUI_COIN_TYPE, cursor }))
         for (const c of listed.objects) all.push({ objectId: c.objectId, version: c.version, digest: c.digest, balance: BigInt(c.balance) })
         if (!listed.hasNextPage || listed.cursor === null) break
         cursor = listed.cursor
@@ -41,7 +42,7 @@ const listCoins = (client: SuiGrpcClient) => (owner: string) =>
 
 /** The owner a Grant names: whose budget a grant payment's sponsored gas counts against. */
 const readGrantOwner = (client: SuiGrpcClient) => (grantObjectId: string) =>
-    chainCall(() => client.core.getObjects({ objectIds: [grantObjectId], include: { content: true } })).pipe(
+    chainCall("getObjects", () => client.core.getObjects({ objectIds: [grantObjectId], include: { content: true } })).pipe(
       Effect.flatMap(({ objects: [grant] }) =>
         grant === undefined || grant instanceof Error
           ? Effect.fail(chainDown(`grant ${grantObjectId}: ${grant === undefined ? "not served" : grant.message}`))
@@ -72,9 +73,9 @@ export class SponsorNode extends Context.Service<SponsorNode, {
     SponsorNode,
     Effect.gen(function*() {
       const client = yield* SuiNode
-      const chain = <A>(run: () => Promise<A>) => Effect.tryPromise({ try: run, catch: chainDown })
+      const chain = <A>(method: string, run: () => Promise<A>) => Effect.tryPromise({ try: run, catch: chainDown }).pipe(timedChainCall(method))
 
-      const epoch = chain(() => client.ledgerService.getEpoch({ readMask: { paths: ["epoch", "reference_gas_price"] } }).response).pipe(
+      const epoch = chain("getEpoch", () => client.ledgerService.getEpoch({ readMask: { paths: ["epoch", "reference_gas_price"] } }).response).pipe(
         Effect.flatMap((response) =>
           response.epoch?.epoch === undefined || response.epoch.referenceGasPrice === undefined
             ? Effect.fail(chainDown("the node did not say its epoch and reference gas price"))
@@ -89,6 +90,7 @@ export class SponsorNode extends Context.Service<SponsorNode, {
           try: () => client.core.simulateTransaction({ transaction: txBytes, doGasSelection: false, include: { effects: true } }),
           catch: (cause) => cause
         }).pipe(
+          timedChainCall("simulateTransaction"),
           Effect.map((result): Simulation => {
             const tx = result.$kind === "Transaction" ? result.Transaction : result.FailedTransaction
             return tx.status.success ? { ok: true, gas: gasOf(tx.effects) } : { ok: false, error: describeExecutionError(tx.status.error) }
@@ -102,7 +104,7 @@ export class SponsorNode extends Context.Service<SponsorNode, {
       const allOwnedBy = (objectIds: ReadonlyArray<string>, owner: string) =>
         objectIds.length === 0
           ? Effect.succeed(true)
-          : chain(() => client.core.getObjects({ objectIds: [...objectIds] })).pipe(
+          : chain("getObjects", () => client.core.getObjects({ objectIds: [...objectIds] })).pipe(
             Effect.map(({ objects }) =>
               objects.every((o) => !(o instanceof Error) && o.owner.$kind === "AddressOwner" && normalizeSuiAddress(o.owner.AddressOwner) === normalizeSuiAddress(owner))
             ),
@@ -116,10 +118,10 @@ export class SponsorNode extends Context.Service<SponsorNode, {
           const result = yield* Effect.tryPromise({
             try: () => client.core.executeTransaction({ transaction: txBytes, signatures: [...signatures], include: { effects: true } }),
             catch: (cause) => (refusedByNode(cause) ? new ExecuteRefused({ reason: messageOf(cause) }) : chainDown(cause))
-          })
+          }).pipe(timedChainCall("executeTransaction"))
           const tx = result.$kind === "Transaction" ? result.Transaction : result.FailedTransaction
           // Executed either way: a node slow to show it to reads does not undo that, so only the log hears of it.
-          yield* chain(() => client.core.waitForTransaction({ digest: tx.digest })).pipe(
+          yield* chain("waitForTransaction", () => client.core.waitForTransaction({ digest: tx.digest })).pipe(
             Effect.catch((down) => Effect.logWarning("sponsored transaction executed but not yet readable", tx.digest, down.reason))
           )
           return {

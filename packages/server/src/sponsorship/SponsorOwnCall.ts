@@ -3,6 +3,7 @@ import { Effect } from "effect"
 import { budgetFromSimulation } from "@gateway/domain/sponsorship/GasBudget"
 import { sponsoredTransactionData } from "@gateway/domain/sponsorship/SponsoredTransactionData"
 import { AppConfig } from "../Config.ts"
+import { recordSponsorSpend } from "../observability/SponsorMetrics.ts"
 import { ReservationRepo } from "./ReservationRepo.ts"
 import { reserveCoin } from "./ReserveCoin.ts"
 import { SponsorAccount } from "./SponsorAccount.ts"
@@ -42,5 +43,6 @@ export const executeOwnCall = Effect.fn("Sponsorship.executeOwnCall")(function*(
     Effect.catchTag("ExecuteRefused", (refused) => Effect.fail(invalid(`chain: refused the ${purpose}: ${refused.reason}`)))
   )
   yield* Effect.ignore(repo.releaseExecuted(build.digest))
+  yield* recordSponsorSpend("own", executed.gas)
   return executed
 })

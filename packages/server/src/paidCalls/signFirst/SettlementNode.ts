@@ -5,6 +5,7 @@ import { describeExecutionError } from "@gateway/chain/sui/ExecutionErrorText"
 import { Unavailable } from "@gateway/domain/Errors"
 import type { SimulatedPayment } from "@gateway/domain/payment/SignedPaymentCheck"
 import type { GasUsed } from "@gateway/domain/sponsorship/GasBudget"
+import { timedChainCall } from "@gateway/chain/ChainMetrics"
 import { SuiNode } from "../../sui/SuiNode.ts"
 import { chainDown, gasOf, messageOf, refusedByNode } from "../../sui/NodeAnswers.ts"
 
@@ -47,6 +48,7 @@ export class SettlementNode extends Context.Service<SettlementNode, {
         try: () => client.ledgerService.getEpoch({ readMask: { paths: ["epoch"] } }).response,
         catch: chainDown
       }).pipe(
+        timedChainCall("getEpoch"),
         Effect.flatMap((response) =>
           response.epoch?.epoch === undefined ? Effect.fail(chainDown("the node did not say its epoch")) : Effect.succeed(response.epoch.epoch)
         )
@@ -68,6 +70,7 @@ export class SettlementNode extends Context.Service<SettlementNode, {
             client.core.simulateTransaction({ transaction: txBytes, include: { effects: true, events: true, balanceChanges: true } }),
           catch: (cause) => cause
         }).pipe(
+          timedChainCall("simulateTransaction"),
           Effect.map((result): SimulatedPayment => {
             const tx = result.$kind === "Transaction" ? result.Transaction : result.FailedTransaction
             return {
@@ -88,6 +91,7 @@ export class SettlementNode extends Context.Service<SettlementNode, {
 
       const executed = (digest: string) =>
         Effect.tryPromise({ try: () => client.core.getTransaction({ digest }), catch: (cause) => cause }).pipe(
+          timedChainCall("getTransaction"),
           Effect.map((result) => {
             const tx = result.$kind === "Transaction" ? result.Transaction : result.FailedTransaction
             return Option.some({ success: tx.status.success, error: tx.status.success ? null : describeExecutionError(tx.status.error) })
@@ -103,6 +107,7 @@ export class SettlementNode extends Context.Service<SettlementNode, {
           try: () => client.core.executeTransaction({ transaction: txBytes, signatures: [...signatures], include: { effects: true } }),
           catch: (cause) => (refusedByNode(cause) ? new SettleRefused({ reason: messageOf(cause) }) : chainDown(cause))
         }).pipe(
+          timedChainCall("executeTransaction"),
           Effect.map((result): Settled => {
             const tx = result.$kind === "Transaction" ? result.Transaction : result.FailedTransaction
             return {
