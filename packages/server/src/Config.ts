@@ -60,6 +60,12 @@ export interface AppConfigShape {
   readonly shutdownGraceMs: number
   /** The key sellers' upstream credentials are encrypted under (32 bytes, base64); local mode makes one when unset. */
   readonly credentialsKey: Option.Option<Redacted.Redacted>
+  /**
+   * Keys credentials were sealed under before CREDENTIALS_KEY (comma-separated, 32 bytes base64 each): still
+   * read, and every credential under one is re-sealed under CREDENTIALS_KEY at start; drop them once the
+   * gateway logs that none is left.
+   */
+  readonly credentialsKeysPrevious: ReadonlyArray<Redacted.Redacted>
   /** Drafts one seller may hold at once. */
   readonly sellerMaxDrafts: number
   /** Live services one seller may have at once. */
@@ -144,6 +150,7 @@ export const defaults: AppConfigShape = {
   paidAnswerRetentionMs: 24 * 60 * 60 * 1000,
   shutdownGraceMs: 25_000,
   credentialsKey: Option.none(),
+  credentialsKeysPrevious: [],
   sellerMaxDrafts: 20,
   sellerMaxLive: 50,
   llmsTxtMaxServices: 100,
@@ -340,6 +347,18 @@ const credentialsKey = check(
   }))
 )
 
+/** CREDENTIALS_KEY_PREVIOUS: earlier credentials keys, each 32 bytes base64, never quoted. */
+const credentialsKeysPrevious = check(
+  "CREDENTIALS_KEY_PREVIOUS",
+  Config.option(Config.Redacted("CREDENTIALS_KEY_PREVIOUS")).pipe(Config.flatMap((value): Config.Config<ReadonlyArray<Redacted.Redacted>> => {
+    if (Option.isNone(value)) return Config.succeed([])
+    const keys = Redacted.value(value.value).split(",").map((k) => k.trim()).filter((k) => k.length > 0)
+    return keys.every((k) => Buffer.from(k, "base64").length === 32)
+      ? Config.succeed(keys.map((k) => Redacted.make(k)))
+      : refuse("CREDENTIALS_KEY_PREVIOUS must be comma-separated keys of 32 bytes, base64-encoded each; the values are not shown")
+  }))
+)
+
 /** SPONSOR_KEY, when set: a key export SponsorKey can use, checked before the store is opened, never quoting the value. */
 const sponsorKey = check(
   "SPONSOR_KEY",
@@ -401,6 +420,7 @@ export class AppConfig extends Context.Service<AppConfig, AppConfigShape>()("@ga
     paidAnswerRetentionMs: int("PAID_ANSWER_RETENTION_MS", defaults.paidAnswerRetentionMs),
     shutdownGraceMs: int("SHUTDOWN_GRACE_MS", defaults.shutdownGraceMs),
     credentialsKey,
+    credentialsKeysPrevious,
     sellerMaxDrafts: int("SELLER_MAX_DRAFTS", defaults.sellerMaxDrafts),
     sellerMaxLive: int("SELLER_MAX_LIVE", defaults.sellerMaxLive),
     llmsTxtMaxServices: int("LLMS_TXT_MAX_SERVICES", defaults.llmsTxtMaxServices),

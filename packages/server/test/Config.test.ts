@@ -84,6 +84,7 @@ describe("AppConfig.fromEnv", () => {
         TRUSTED_PROXIES: "10.0.0.0/8,nonsense",
         SPONSOR_KEY: secretKey,
         CREDENTIALS_KEY: secretCredentials,
+        CREDENTIALS_KEY_PREVIOUS: `${CREDENTIALS},${secretCredentials}`,
         DATABASE_URL: secretDb
       }
       const exit = yield* Effect.exit(parse(env))
@@ -93,7 +94,7 @@ describe("AppConfig.fromEnv", () => {
       const problems = configProblems(error as Config.ConfigError)
       assert.deepStrictEqual(
         problems.map((problem) => problem.variable).sort(),
-        ["CREDENTIALS_KEY", "DATABASE_URL", "PORT", "SESSION_TTL_MS", "SPONSOR_KEY", "TRUSTED_PROXIES"]
+        ["CREDENTIALS_KEY", "CREDENTIALS_KEY_PREVIOUS", "DATABASE_URL", "PORT", "SESSION_TTL_MS", "SPONSOR_KEY", "TRUSTED_PROXIES"]
       )
       for (const problem of problems) assert.isTrue(problem.message.startsWith(problem.variable), problem.message)
       const everything = `${String(exit.cause)}\n${JSON.stringify(problems)}`

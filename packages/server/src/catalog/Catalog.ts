@@ -1,4 +1,5 @@
 import { Context, Effect, Layer, type Option, type Redacted } from "effect"
+import { SqlClient } from "effect/sql"
 import { Chain } from "@gateway/chain/Chain"
 import type { CatalogEntry, ManagedService, RegisterService } from "@gateway/domain/CatalogEntry"
 import type { Conflict, Invalid, NotFound, Unavailable, UnsupportedAsset } from "@gateway/domain/Errors"
@@ -6,6 +7,7 @@ import type { ServiceId } from "@gateway/domain/Ids"
 import type { SuiAddress } from "@gateway/domain/SuiAddress"
 import { AppConfig } from "../Config.ts"
 import { PublicUrl } from "../httpShared/PublicUrl.ts"
+import { resealCredentials } from "../upstream/ResealCredentials.ts"
 import { SellerCredentials } from "../upstream/SellerCredentials.ts"
 import { activateService } from "./ActivateService.ts"
 import { CatalogChanges } from "./CatalogChanges.ts"
@@ -62,6 +64,10 @@ export class Catalog extends Context.Service<Catalog, {
         yield* Effect.context<UseCaseServices>()
       )
       const provided = withServices(services)
+      // After a key rotation, every replica moves what it finds under a previous key to the current one, once.
+      if ((yield* AppConfig).credentialsKeysPrevious.length > 0) {
+        yield* Effect.forkScoped(Effect.ignore(Effect.provideContext(resealCredentials(), Context.add(services, SqlClient.SqlClient, yield* SqlClient.SqlClient))))
+      }
       return Catalog.of({
         register: provided(registerService),
         edit: provided(editService),
