@@ -14,6 +14,8 @@ export interface AgentEnvironment {
   readonly manifest: ConnectionManifest
   readonly signer: Signer
   readonly client: ClientWithCoreApi
+  /** How many calls a payment session's deposit pays for (`pay_and_call` with `payment: "session"`); the SDK's 100 unless set. */
+  readonly sessionCalls?: number
 }
 
 const setupError = (reason: string) => new AgentSetupError({ reason })
@@ -78,7 +80,17 @@ const grpcUrl = (env: Record<string, string | undefined>, manifest: ConnectionMa
   return Effect.fail(setupError(`set SUI_GRPC_URL to a Sui gRPC endpoint of ${manifest.network}`))
 }
 
-/** Reads the agent's settings from the environment: AGENT_KEY or AGENT_KEY_FILE, GATEWAY_MANIFEST, SUI_GRPC_URL. */
+/** AGENT_SESSION_CALLS, when set: a whole number of calls, at least 1. */
+const sessionCalls = (env: Record<string, string | undefined>) => {
+  const value = env["AGENT_SESSION_CALLS"]
+  if (value === undefined || value === "") return Effect.succeed({})
+  const calls = Number(value)
+  return Number.isSafeInteger(calls) && calls >= 1
+    ? Effect.succeed({ sessionCalls: calls })
+    : Effect.fail(setupError("AGENT_SESSION_CALLS must be a whole number of calls, at least 1"))
+}
+
+/** Reads the agent's settings from the environment: AGENT_KEY or AGENT_KEY_FILE, GATEWAY_MANIFEST, SUI_GRPC_URL, AGENT_SESSION_CALLS. */
 export const loadAgentEnvironment = (env: Record<string, string | undefined>): Effect.Effect<AgentEnvironment, AgentSetupError> =>
   Effect.gen(function*() {
     const signer = yield* agentKey(env)
@@ -87,5 +99,5 @@ export const loadAgentEnvironment = (env: Record<string, string | undefined>): E
       return yield* Effect.fail(setupError(`the agent key's address is not the manifest's delegate ${manifest.delegate}`))
     }
     const baseUrl = yield* grpcUrl(env, manifest)
-    return { manifest, signer, client: new SuiGrpcClient({ network: networkName(manifest), baseUrl }) }
+    return { manifest, signer, client: new SuiGrpcClient({ network: networkName(manifest), baseUrl }), ...(yield* sessionCalls(env)) }
   })

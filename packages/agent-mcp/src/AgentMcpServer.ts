@@ -3,7 +3,7 @@ import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js"
 import { CallToolRequestSchema, type CallToolResult, ListToolsRequestSchema, type Tool } from "@modelcontextprotocol/sdk/types.js"
 import { Effect, Schema } from "effect"
 import type { AgentEnvironment } from "./AgentEnvironment.ts"
-import { GrantBudgetInput, makeAgentTools, PayAndCallInput, SearchInput, TermsInput, type ToolFailed } from "./AgentTools.ts"
+import { CloseSessionsInput, GrantBudgetInput, makeAgentTools, PayAndCallInput, SearchInput, TermsInput, type ToolFailed } from "./AgentTools.ts"
 
 export const SERVER_NAME = "gateway-agent-mcp"
 export const SERVER_VERSION = "0.1.0"
@@ -52,11 +52,17 @@ export const makeAgentMcpServer = (environment: AgentEnvironment) => {
     ),
     tool(
       "pay_and_call",
-      "Call a paid service, paying its price from the agent's grant when the gateway asks for payment, within the owner's caps and policies. The payment is signed first and charged only when the seller answers: a failed call (503) costs nothing, and calling again with the same request presents the same payment. Answers the seller's status, content type and body, the payment's transaction digest, and whether it was charged.",
+      "Call a paid service, paying its price from the agent's grant when the gateway asks for payment, within the owner's caps and policies. The payment is signed first and charged only when the seller answers: a failed call (503) costs nothing, and calling again with the same request presents the same payment. With payment \"session\" (for many calls to one seller) the first call opens a session (one deposit on chain) and each call is paid by a voucher signed off chain; a failed call costs nothing either. Answers the seller's status, content type and body, the payment's transaction digest (or the session and voucher amount), and whether it was charged.",
       PayAndCallInput,
       tools.payAndCall
     ),
-    tool("grant_budget", "The agent's grants as the chain holds them: cap, spent and remaining budget, in atomic units.", GrantBudgetInput, () => tools.grantBudget())
+    tool("grant_budget", "The agent's grants as the chain holds them: cap, spent and remaining budget, in atomic units.", GrantBudgetInput, () => tools.grantBudget()),
+    tool(
+      "close_sessions",
+      "Close every payment session pay_and_call opened: the seller is paid what the answered calls used, and the rest of each deposit goes back to the grant. Call it when done with a seller.",
+      CloseSessionsInput,
+      () => tools.closeSessions()
+    )
   ]
   const byName = new Map(all.map((t) => [t.definition.name, t]))
   const server = new Server({ name: SERVER_NAME, version: SERVER_VERSION }, { capabilities: { tools: {} } })

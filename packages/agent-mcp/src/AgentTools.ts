@@ -1,6 +1,7 @@
 import { decodePaymentRequiredHeader } from "@x402/core/http"
 import { Effect, Schema } from "effect"
-import { makeAgent } from "@gateway/client/AgentSdk"
+import { type DeliveryFailed, type GatewayUnreachable, makeAgent, type PaymentRefused, type SessionClose } from "@gateway/client/AgentSdk"
+import type { LedgerUnreachable } from "@gateway/client/OwnerWallet"
 import { CatalogEntry, CatalogList } from "@gateway/domain/CatalogEntry"
 import { Structs } from "@gateway/domain/chain/SpendAccountModule"
 import type { AgentEnvironment } from "./AgentEnvironment.ts"
@@ -21,8 +22,16 @@ export const PayAndCallInput = Schema.Struct({
   url: Schema.String.annotate({ description: "The service's resourceUrl, with any query string." }),
   method: Schema.optionalKey(Schema.String.annotate({ description: "The HTTP method; the service's method, GET unless it says otherwise." })),
   body: Schema.optionalKey(Schema.String.annotate({ description: "The request body, sent as is." })),
-  contentType: Schema.optionalKey(Schema.String.annotate({ description: "The request body's content type." }))
+  contentType: Schema.optionalKey(Schema.String.annotate({ description: "The request body's content type." })),
+  payment: Schema.optionalKey(
+    Schema.Literals(["sign-first", "upfront", "session"]).annotate({
+      description:
+        "How to pay: sign-first (the default: one payment per call, charged only when the seller answers), upfront, or session (for many calls to one seller: one deposit on chain, then a voucher per call signed off chain; call close_sessions when done)."
+    })
+  )
 })
+
+export const CloseSessionsInput = Schema.Struct({})
 
 export const GrantBudgetInput = Schema.Struct({})
 
@@ -41,12 +50,37 @@ const getJson = <S extends Schema.Constraint>(url: string, schema: S) =>
     )
   })
 
+/** Why a paid call failed, as the MCP client reads it. */
+const paidCallFailed = (e: PaymentRefused | DeliveryFailed | GatewayUnreachable | LedgerUnreachable) => {
+  switch (e._tag) {
+    case "PaymentRefused":
+      return failed(`not paid: ${e.reason}${e.digest === undefined ? "" : ` (transaction ${e.digest})`}`)
+    case "DeliveryFailed":
+      // The payment stands: calling again with the same request presents it rather than paying twice.
+      return failed(`payment ${e.digest} was presented but the answer did not arrive (${e.reason}); call again with the same request to present the same payment`)
+    case "GatewayUnreachable":
+      return failed(`the gateway cannot be reached: ${e.reason}`)
+    case "LedgerUnreachable":
+      return failed(`the chain cannot be reached to pay: ${e.reason}`)
+  }
+}
+
+/** What closing the agent's sessions came to, in amounts as decimal strings. */
+const closesView = (closes: ReadonlyArray<SessionClose>) => ({
+  sessions: closes.map((c) =>
+    c._tag === "Closed"
+      ? { sessionId: c.sessionId, closed: true, digest: c.digest, claimed: c.claimed.toString(), returned: c.returned.toString() }
+      : { sessionId: c.sessionId, closed: false, reason: c.reason }
+  )
+})
+
 /**
- * The four tools of the agent's MCP server. One agent serves every call, so a
+ * The five tools of the agent's MCP server. One agent serves every call, so a
  * challenge is never paid twice and a paid call that did not get its answer is
  * presented again rather than paid again. It pays sign-first (the SDK's
  * default): the gateway executes the signed payment only once the seller has
- * answered, with its gas station paying the gas.
+ * answered, with its gas station paying the gas; or, when asked, from payment
+ * sessions, which this one agent keeps across calls until `close_sessions`.
  */
 export const makeAgentTools = (environment: AgentEnvironment) => {
   const { manifest, client } = environment
@@ -81,16 +115,7 @@ export const makeAgentTools = (environment: AgentEnvironment) => {
         method: input.method ?? "GET",
         ...(input.body === undefined ? {} : { body: input.body }),
         ...(input.contentType === undefined ? {} : { headers: { "content-type": input.contentType } })
-      }).pipe(
-        Effect.catchTags({
-          PaymentRefused: (e) => Effect.fail(failed(`not paid: ${e.reason}${e.digest === undefined ? "" : ` (transaction ${e.digest})`}`)),
-          // The payment stands: calling again with the same request presents it rather than paying twice.
-          DeliveryFailed: (e) =>
-            Effect.fail(failed(`payment ${e.digest} was presented but the answer did not arrive (${e.reason}); call again with the same request to present the same payment`)),
-          GatewayUnreachable: (e) => Effect.fail(failed(`the gateway cannot be reached: ${e.reason}`)),
-          LedgerUnreachable: (e) => Effect.fail(failed(`the chain cannot be reached to pay: ${e.reason}`))
-        })
-      )
+      }, input.payment === undefined ? {} : { payment: input.payment }).pipe(Effect.mapError(paidCallFailed))
       const body = yield* Effect.promise(() => paid.response.text())
       return {
         status: paid.response.status,
@@ -98,9 +123,14 @@ export const makeAgentTools = (environment: AgentEnvironment) => {
         body,
         digest: paid.digest ?? null,
         // Sign-first: a seller's failure (503) charges nothing, and calling again re-presents the same signed payment.
-        charged: paid.charged
+        charged: paid.charged,
+        // From a session: nothing went on chain for this call; the voucher's session and cumulative amount.
+        session: paid.session === undefined ? null : { sessionId: paid.session.sessionId, cumulativeAmount: paid.session.cumulative.toString() }
       }
     })
+
+  /** Closes every session the agent opened: the seller is paid what the answered calls used, the rest goes back to the pool. */
+  const closeSessions = () => Effect.map(agent.closeSessions(), closesView)
 
   /** Each grant of the manifest as the chain holds it now: its cap, what was spent and what remains. */
   const grantBudget = () =>
@@ -127,5 +157,5 @@ export const makeAgentTools = (environment: AgentEnvironment) => {
         catch: (e) => failed(`grant ${grant.grantObjectId} cannot be read from the chain: ${String(e)}`)
       })).pipe(Effect.map((grants) => ({ grants })))
 
-  return { searchServices, serviceTerms, payAndCall, grantBudget }
+  return { searchServices, serviceTerms, payAndCall, grantBudget, closeSessions }
 }

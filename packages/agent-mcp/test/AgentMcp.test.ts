@@ -50,7 +50,7 @@ describe("gateway-agent-mcp: an agent finds, pays for and calls a service over s
         const call = (name: string, args: Record<string, unknown> = {}) => Effect.promise(() => client.callTool({ name, arguments: args }))
 
         const { tools } = yield* Effect.promise(() => client.listTools())
-        assert.deepStrictEqual(tools.map((t) => t.name).sort(), ["get_service_terms", "grant_budget", "pay_and_call", "search_services"])
+        assert.deepStrictEqual(tools.map((t) => t.name).sort(), ["close_sessions", "get_service_terms", "grant_budget", "pay_and_call", "search_services"])
 
         const before = JSON.parse(toolText(yield* call("grant_budget")))
         assert.strictEqual(before.grants[0].remaining, "10000")
@@ -77,6 +77,35 @@ describe("gateway-agent-mcp: an agent finds, pays for and calls a service over s
         const refused = yield* call("pay_and_call", { url: "http://127.0.0.1:9/elsewhere" })
         assert.isTrue(refused.isError)
         for (const text of [toolText(paidResult), toolText(refused)]) assert.notInclude(text, secret)
+      }))
+
+    it.effect("pays three calls from one session, then close_sessions returns the rest: the budget shows exactly the three calls", () =>
+      Effect.gen(function*() {
+        const upstream = yield* Upstream
+        const { entry, agentKey, manifest } = yield* paidService(upstream.url)
+        const dir = mkdtempSync(join(tmpdir(), "agent-mcp-"))
+        yield* Effect.addFinalizer(() => Effect.sync(() => rmSync(dir, { recursive: true, force: true })))
+        const manifestFile = join(dir, "manifest.json")
+        writeFileSync(manifestFile, JSON.stringify(manifest))
+        const client = yield* connect({ AGENT_KEY: agentKey.getSecretKey(), GATEWAY_MANIFEST: manifestFile })
+        const call = (name: string, args: Record<string, unknown> = {}) => Effect.promise(() => client.callTool({ name, arguments: args }))
+
+        const sessions = new Set<string>()
+        for (let n = 1; n <= 3; n++) {
+          const paid = JSON.parse(toolText(yield* call("pay_and_call", { url: entry.resourceUrl, payment: "session" })))
+          assert.strictEqual(paid.status, 200)
+          assert.isTrue(paid.charged)
+          assert.strictEqual(paid.session.cumulativeAmount, String(40 * n))
+          sessions.add(paid.session.sessionId)
+        }
+        assert.strictEqual(sessions.size, 1, "one session for the three calls")
+        const open = JSON.parse(toolText(yield* call("grant_budget")))
+        assert.strictEqual(open.grants[0].spent, String(100 * 40), "the deposit (100 calls) counts while the session is open")
+
+        const closed = JSON.parse(toolText(yield* call("close_sessions")))
+        assert.deepInclude(closed.sessions[0], { closed: true, claimed: "120", returned: String(97 * 40) })
+        const after = JSON.parse(toolText(yield* call("grant_budget")))
+        assert.strictEqual(after.grants[0].spent, "120")
       }))
   })
 

@@ -7,17 +7,23 @@ import type { SpendAccountPackage } from "@gateway/domain/chain/SpendAccountModu
 import type { ConnectionManifest } from "@gateway/domain/ConnectionManifest"
 import { type ExactOffer, findExactOffer } from "@gateway/domain/payment/ExactOffer"
 import { type ManifestGrant, vouchedOffer } from "@gateway/domain/payment/OfferVouching"
+import type { SessionOffer } from "@gateway/domain/payment/SessionOffer"
 import { findSuiDelegateOffer, SUI_DELEGATE_SCHEME, type SuiDelegateOffer } from "@gateway/domain/payment/SuiDelegateOffer"
 import { proofMessage, proofUrl, sha256Hex } from "@gateway/domain/PaymentProof"
 import { untilCheckpointed } from "./Finality.ts"
 import { grantPayKind, packageOf, type PaidOffer, vouchOnChain } from "./GrantPayment.ts"
 import { executeKind, type GasOptions, type LedgerUnreachable } from "./OwnerWallet.ts"
 import { PaymentRefused } from "./PaymentRefused.ts"
+import { makeSessionBook, type SessionBook } from "./SessionBook.ts"
+import { paySession, sessionOfferIn } from "./SessionPayments.ts"
+import { voucherReference } from "./SessionVouchers.ts"
+import { vouchedSessionOffer } from "./SessionVouching.ts"
 import { makeSignedPayments } from "./SignedPayments.ts"
 import { signFirstPayment } from "./SignFirstPayment.ts"
 
 // Kept importable from here, where agents and @gateway/sui-pay have always found them.
 export { packageOf, PaymentRefused, vouchOnChain }
+export type { SessionClose } from "./SessionClosing.ts"
 
 /**
  * The network failed after the payment was made (upfront) or signed (sign-first). The payment is not lost:
@@ -36,9 +42,11 @@ export class GatewayUnreachable extends Schema.TaggedError<GatewayUnreachable>()
  * How the agent pays a challenge. `sign-first` (the default, when the 402 offers `exact`): it signs the payment
  * and the gateway executes it only once the seller has answered, so a failed call costs nothing; with the offer's
  * gas station the agent needs no SUI. `upfront`: it executes `pay` itself (paying gas) and presents the digest,
- * as before sign-first existed; also what the agent falls back to when a 402 offers no `exact`.
+ * as before sign-first existed; also what the agent falls back to when a 402 offers no `exact`. `session`: for
+ * many calls to one seller, it opens a session (a deposit from the grant, on chain, once) and pays each call with
+ * a voucher signed off chain (see `SessionBook.ts`); sign-first, then upfront, when a 402 offers no session.
  */
-export type PaymentMode = "sign-first" | "upfront"
+export type PaymentMode = "sign-first" | "upfront" | "session"
 
 export interface PaidResponse {
   readonly response: Response
@@ -58,6 +66,8 @@ export interface PaidResponse {
    * forward or fetches the kept answer, and never pays twice.
    */
   readonly credential: string | undefined
+  /** For a call paid from a session: the session and the cumulative amount of the voucher presented. */
+  readonly session?: { readonly sessionId: string; readonly cumulative: bigint }
 }
 
 const refuse = (reason: string) => Effect.fail(new PaymentRefused({ reason }))
@@ -129,6 +139,13 @@ type Chosen =
     readonly amount: bigint
   }
   | { readonly _tag: "Upfront"; readonly offer: SuiDelegateOffer; readonly grant: ManifestGrant; readonly amount: bigint }
+  | {
+    readonly _tag: "Session"
+    readonly offer: SessionOffer
+    readonly accepted: PaymentRequirements
+    readonly grant: ManifestGrant
+    readonly amount: bigint
+  }
 
 /** The `exact` offer among a 402's `accepts`, decoded, beside the entry as it came. */
 const exactOfferIn = (accepts: ReadonlyArray<PaymentRequirements>) => {
@@ -145,6 +162,35 @@ const exactOfferIn = (accepts: ReadonlyArray<PaymentRequirements>) => {
  * it to be presented again, the same bytes.
  */
 const answeredBy = (response: Response) => response.headers.has("payment-response") || (response.status < 500 && response.status !== 409)
+
+/**
+ * Pays a call with a voucher of the session of the offer's payee and asset (see `paySession`), sent by `present`
+ * with the credential and the voucher's reference (the session and the amount: what the receipt names).
+ */
+const payFromSession = <E>(
+  sessions: SessionBook,
+  chosen: Extract<Chosen, { _tag: "Session" }>,
+  present: (credential: string, reference: string) => Effect.Effect<Response, E>
+) =>
+  Effect.gen(function*() {
+    const { offer, accepted, grant, amount } = chosen
+    const call = yield* paySession(sessions, {
+      offer,
+      accepted,
+      grant,
+      price: amount,
+      present: (credential, voucher) => present(credential, voucherReference(voucher))
+    })
+    const receiptHeader = call.response.headers.get("payment-response")
+    return {
+      response: call.response,
+      receipt: receiptHeader === null ? undefined : decodePaymentResponseHeader(receiptHeader),
+      digest: undefined,
+      charged: call.charged,
+      credential: call.credential,
+      session: { sessionId: call.voucher.sessionId, cumulative: call.voucher.cumulative }
+    } satisfies PaidResponse
+  })
 
 /**
  * An agent that pays for calls with its own key through the grant its owner
@@ -170,6 +216,14 @@ const answeredBy = (response: Response) => response.headers.has("payment-respons
  * Either way it pays each challenge at most once, and a request it has paid
  * for that did not get its answer is presented again with the same payment
  * rather than paid again. The key never leaves it.
+ *
+ * `payment: "session"` (or `fetchPaid`'s third argument, per call) pays from
+ * payment sessions: one deposit per seller and asset, opened on chain with the
+ * agent's key and gas for `sessionCalls` calls (within what the grant has
+ * left), then a voucher per call signed with a fresh session key. A seller's
+ * failure costs nothing and the next call presents the same voucher.
+ * `closeSessions()` closes every session it opened, returning what was not
+ * used to the pool and the grant's budget.
  */
 export const makeAgent = (options: {
   readonly manifest: ConnectionManifest
@@ -178,6 +232,8 @@ export const makeAgent = (options: {
   readonly gas?: Effect.Effect<GasOptions, LedgerUnreachable>
   /** `sign-first` unless set; see `PaymentMode`. */
   readonly payment?: PaymentMode
+  /** With `payment: "session"`: how many calls a new session's deposit pays for; 100 unless set. */
+  readonly sessionCalls?: number
 }) => {
   const { manifest, signer, client } = options
   const pkg = packageOf(manifest)
@@ -188,15 +244,29 @@ export const makeAgent = (options: {
   const signedPayments = makeSignedPayments<PaymentRefused>()
   /** Request (method, URL, body hash) → credential of a payment whose answer it has not received yet. */
   const unanswered = new Map<string, Pending>()
+  /** The agent's payment sessions, opened on demand when it pays with `session`. */
+  const sessions = makeSessionBook({
+    manifest,
+    signer,
+    client,
+    ...(options.sessionCalls === undefined ? {} : { sessionCalls: options.sessionCalls }),
+    ...(options.gas === undefined ? {} : { gas: options.gas })
+  })
 
   const vouch = (offer: ExactOffer | SuiDelegateOffer, url: URL, method: string) => {
     const vouching = vouchedOffer(manifest, offer, Date.now(), { url, method })
     return vouching._tag === "Refused" ? refuse(vouching.reason) : Effect.succeed(vouching)
   }
 
-  const choose = (required: PaymentRequired, url: URL, method: string): Effect.Effect<Chosen, PaymentRefused> =>
+  const choose = (required: PaymentRequired, url: URL, method: string, mode: PaymentMode): Effect.Effect<Chosen, PaymentRefused> =>
     Effect.gen(function*() {
-      const exact = options.payment === "upfront" ? undefined : exactOfferIn(required.accepts)
+      const session = mode === "session" ? sessionOfferIn(required.accepts) : undefined
+      if (session !== undefined) {
+        const vouching = vouchedSessionOffer(manifest, session.offer, Date.now(), { url, method })
+        if (vouching._tag === "Refused") return yield* refuse(vouching.reason)
+        return { _tag: "Session", offer: session.offer, accepted: session.accepted, grant: vouching.grant, amount: vouching.amount }
+      }
+      const exact = mode === "upfront" ? undefined : exactOfferIn(required.accepts)
       if (exact !== undefined) {
         const { grant, amount } = yield* vouch(exact.offer, url, method)
         return { _tag: "SignFirst", offer: exact.offer, accepted: exact.accepted, grant, amount }
@@ -296,7 +366,11 @@ export const makeAgent = (options: {
       return { flow: "sign-first", credential, digest: signed.digest, expiresAtMs: signed.expiresAtMs, signAgain } satisfies Pending
     })
 
-  const fetchPaid = (url: string, init: RequestInit = {}) =>
+  /** Pays the call with a voucher of the session of the offer's payee and asset. */
+  const paySessionCall = (chosen: Extract<Chosen, { _tag: "Session" }>, url: string, init: RequestInit, body: Uint8Array<ArrayBuffer> | undefined) =>
+    payFromSession(sessions, chosen, (credential, reference) => Effect.map(present(url, init, body, credential, reference), (presented) => presented.response))
+
+  const fetchPaid = (url: string, init: RequestInit = {}, how: { readonly payment?: PaymentMode } = {}) =>
     Effect.gen(function*() {
       const method = (init.method ?? "GET").toUpperCase()
       const target = URL.parse(url)
@@ -332,7 +406,8 @@ export const makeAgent = (options: {
       const header = first.headers.get("payment-required")
       if (header === null) return yield* refuse("a 402 without a PAYMENT-REQUIRED challenge")
       const required = yield* Effect.try({ try: () => decodePaymentRequiredHeader(header), catch: () => new PaymentRefused({ reason: "unreadable challenge" }) })
-      const chosen = yield* choose(required, target, method)
+      const chosen = yield* choose(required, target, method, how.payment ?? options.payment ?? "sign-first")
+      if (chosen._tag === "Session") return yield* paySessionCall(chosen, url, init, body)
       const payment = chosen._tag === "SignFirst"
         ? yield* paySignFirst(chosen, required)
         : yield* payUpfront(chosen, { method, target, bodySha256 })
@@ -343,5 +418,6 @@ export const makeAgent = (options: {
       return result(paid.response, paid.payment)
     })
 
-  return { fetchPaid, address: signer.toSuiAddress() }
+  // The sessions this agent opened (deposit, expiry, what was charged on each), and closing them.
+  return { fetchPaid, closeSessions: sessions.closeAll, sessions: sessions.sessions, address: signer.toSuiAddress() }
 }

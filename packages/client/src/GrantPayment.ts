@@ -24,7 +24,7 @@ export const packageOf = (manifest: ConnectionManifest): SpendAccountPackage => 
 const registryRefs = new WeakMap<ClientWithCoreApi, Map<string, Kinds.SharedRef>>()
 
 /** The package's shared Registry as a `pay` names it, read from the chain the first time. */
-const registryRef = (client: ClientWithCoreApi, registryId: string) =>
+export const registryRef = (client: ClientWithCoreApi, registryId: string) =>
   Effect.gen(function*() {
     const known = registryRefs.get(client)?.get(registryId)
     if (known !== undefined) return known

@@ -9,10 +9,12 @@ import { paidCallEnv } from "../../server/test/support/Scenario.ts"
 import { TestLedger } from "../../server/test/support/TestLedger.ts"
 import { Upstream } from "../../server/test/support/Upstream.ts"
 import { suiMethod } from "../src/mpp/SuiMethod.ts"
+import { suiSessionMethod } from "../src/mpp/SuiSessionMethod.ts"
 import { suiSignFirstMethod } from "../src/mpp/SuiSignFirstMethod.ts"
 import { paidFetch } from "../src/PaidFetch.ts"
+import { makeSessionPayer } from "../src/SessionPayer.ts"
 import { suiDelegateScheme } from "../src/x402/SuiDelegateScheme.ts"
-import { suiX402Client } from "../src/x402/SuiX402Client.ts"
+import { suiX402Client, suiX402HttpClient } from "../src/x402/SuiX402Client.ts"
 import { poolBalance } from "./support/PoolBalance.ts"
 import { relayingSite } from "./support/RelayingSite.ts"
 
@@ -117,6 +119,31 @@ describe("security: standard clients through paidFetch refuse a relayed 402", ()
         const method = suiSignFirstMethod({ signer: agentKey, manifest, client: ledger.client, gasStation: `${manifest.apiBaseUrl}/v1/gas-station` })
         const mppx = Mppx.create({ methods: [method], polyfill: false })
         yield* relayRefusedOwnPaid({ upstream, entry, manifest, pool, paid: paidFetch(mppx.fetch) })
+      }))
+
+    it.effect("@x402/fetch with sessions: a relayed 402 opens no session and signs no voucher; the gateway's own is paid from a session", () =>
+      Effect.gen(function*() {
+        const upstream = yield* Upstream
+        const ledger = yield* TestLedger
+        const { entry, agentKey, manifest } = yield* paidService(upstream.url)
+        const pool = manifest.grants[0]?.pool ?? ""
+        // A deposit of one call: what the gateway's own 402 costs the pool is its price, as for the other clients.
+        const sessions = makeSessionPayer({ signer: agentKey, manifest, client: ledger.client, sessionCalls: 1 })
+        const paid = paidFetch(wrapFetchWithPayment(fetch, suiX402HttpClient({ signer: agentKey, manifest, client: ledger.client, sessions })))
+        yield* relayRefusedOwnPaid({ upstream, entry, manifest, pool, paid })
+        assert.strictEqual(sessions.sessions().length, 1, "one session, opened for the gateway's own 402")
+      }))
+
+    it.effect("mppx with the session method: a relayed 402 opens no session and signs no voucher; the gateway's own is paid from a session", () =>
+      Effect.gen(function*() {
+        const upstream = yield* Upstream
+        const ledger = yield* TestLedger
+        const { entry, agentKey, manifest } = yield* paidService(upstream.url)
+        const pool = manifest.grants[0]?.pool ?? ""
+        const sessions = makeSessionPayer({ signer: agentKey, manifest, client: ledger.client, sessionCalls: 1 })
+        const mppx = Mppx.create({ methods: [suiSessionMethod({ payer: sessions })], polyfill: false })
+        yield* relayRefusedOwnPaid({ upstream, entry, manifest, pool, paid: paidFetch(mppx.fetch) })
+        assert.strictEqual(sessions.sessions().length, 1)
       }))
 
     it.effect("mppx: a relayed 402 is refused before anything is paid; the gateway's own is paid", () =>

@@ -54,14 +54,14 @@ const gaslessX402Agent = (onPaid?: (response: Response) => void) =>
 
 describe("@gateway/sui-pay sign-first: charged only for answers, with gas the agent does not own", () => {
   layer(paidCallEnv(), { excludeTestServices: true })((it) => {
-    it.effect("the gateway's 402 offers exact first, with a gas station on its origin that answers", () =>
+    it.effect("the gateway's 402 offers exact first (then sui-delegate and sui-session), with a gas station on its origin that answers", () =>
       Effect.gen(function*() {
         const upstream = yield* Upstream
         const { entry, manifest } = yield* gaslessPaidService(upstream.url)
         const required = decodePaymentRequiredHeader(
           yield* Effect.promise(() => fetch(entry.resourceUrl).then((r) => r.headers.get("payment-required") ?? ""))
         )
-        assert.deepStrictEqual(required.accepts.map((offer) => offer.scheme), ["exact", "sui-delegate"])
+        assert.deepStrictEqual(required.accepts.map((offer) => offer.scheme), ["exact", "sui-delegate", "sui-session"])
         const station = String(required.accepts[0]?.extra?.["gasStation"])
         assert.strictEqual(new URL(station).origin, new URL(manifest.apiBaseUrl).origin)
         // An empty kind is no payment: the station is there and refuses it.
