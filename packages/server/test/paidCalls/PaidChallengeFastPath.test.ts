@@ -66,7 +66,8 @@ const withoutItsOwn = (answer: Answer, key: Uint8Array, serviceId: string) => {
     headers,
     body: own(answer.text),
     paymentRequired: own(Buffer.from(String(required), "base64").toString("utf8")),
-    mpp: own(header(answer, "www-authenticate").replace(/id="[^"]+"/, "id").replace(/request="([^"]+)"/, (_, r: string) => Buffer.from(r, "base64url").toString("utf8")))
+    // Both challenges (charge, then session): each with its own id, each request read out of its base64url.
+    mpp: own(header(answer, "www-authenticate").replace(/id="[^"]+"/g, "id").replace(/request="([^"]+)"/g, (_, r: string) => Buffer.from(r, "base64url").toString("utf8")))
   }
 }
 
