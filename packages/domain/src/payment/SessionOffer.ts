@@ -1,8 +1,7 @@
 import { Schema } from "effect"
-import { HttpMethodName } from "../CatalogEntry.ts"
 import { FINAL_VOUCHER_DOMAIN, SESSION_GRACE_MS, VOUCHER_DOMAIN } from "../chain/SessionVoucher.ts"
 import { SuiAddress } from "../SuiAddress.ts"
-import { type ChallengeTerms, PackageId, SuiDelegateOffer, suiDelegateOffer } from "./SuiDelegateOffer.ts"
+import { type ChallengeTerms, challengeTermFields, SuiDelegateOffer, suiDelegateOffer } from "./SuiDelegateOffer.ts"
 
 /**
  * Paying from a session (docs/paid-calls.md §7): the grant's delegate opens a `Session` on chain for the seller
@@ -19,6 +18,9 @@ export const SESSION_OPEN_METHOD = "spend_account::open_session"
  * it on chain. Vouchers of a session closer to its expiry are refused (`session_near_expiry`).
  */
 export const SESSION_MIN_REMAINING_MS = 120_000n
+
+/** The challenge's terms but its nonce and `pay`: a voucher is bound to its session and amount, not to a challenge. */
+const { assetTransferMethod: _pay, nonce: _nonce, ...serviceTermFields } = challengeTermFields
 
 /** What a session payer needs beside the price, asset and payee every x402 offer has. */
 export const SessionExtra = Schema.Struct({
@@ -38,12 +40,7 @@ export const SessionExtra = Schema.Struct({
   minRemainingSeconds: Schema.Number,
   /** How long after a session's expiry the seller's vouchers can still be claimed. */
   graceSeconds: Schema.Number,
-  serviceId: Schema.String,
-  method: HttpMethodName,
-  path: Schema.String,
-  resourceUrl: Schema.String,
-  packageId: PackageId,
-  publishedAt: PackageId
+  ...serviceTermFields
 })
 export type SessionExtra = typeof SessionExtra.Type
 

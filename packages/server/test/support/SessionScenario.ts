@@ -11,8 +11,11 @@ import { Upstream } from "./Upstream.ts"
 export const PRICE = 40n
 const DAY_MS = 86_400_000
 
-/** A live service at PRICE, its seller signed in, an agent with a grant of `budget`, and a session opened with `deposit`. */
-export const sessionScenario = (input: { readonly budget: bigint; readonly deposit: bigint; readonly expiresInMs?: number }) =>
+/**
+ * A live service at PRICE whose seller is signed in (to read its session listing), and a fresh agent with gas and
+ * a grant of `budget` (expiring at `expiresAt`, if given) on it; `calls` counts the seller's calls from here on.
+ */
+export const sessionService = (input: { readonly budget: bigint; readonly expiresAt?: number }) =>
   Effect.gen(function*() {
     const upstream = yield* Upstream
     const client = yield* makeApiClient(yield* BaseUrl)
@@ -22,20 +25,27 @@ export const sessionScenario = (input: { readonly budget: bigint; readonly depos
     const { agentKey, manifest, signerId } = yield* grantedAgent(client, owner, asOwner, {
       key: `session-${entry.id}`,
       budget: input.budget,
-      perPayment: 100n
+      perPayment: 100n,
+      ...(input.expiresAt === undefined ? {} : { expiresAt: input.expiresAt })
     })
-    const offer = yield* sessionOffer(entry.resourceUrl)
-    const { grant, pool } = refs(manifest)
+    const callsBefore = upstream.calls.length
+    return { client, owner, asOwner, seller, entry, agentKey, manifest, signerId, upstream, calls: () => upstream.calls.length - callsBefore }
+  })
+
+/** `sessionService`, and a session its agent opened by hand with `deposit`, expiring in `expiresInMs` (a day). */
+export const sessionScenario = (input: { readonly budget: bigint; readonly deposit: bigint; readonly expiresInMs?: number }) =>
+  Effect.gen(function*() {
+    const service = yield* sessionService({ budget: input.budget })
+    const offer = yield* sessionOffer(service.entry.resourceUrl)
+    const { grant, pool } = refs(service.manifest)
     const session = yield* openByHand({
-      agentKey,
+      agentKey: service.agentKey,
       grant,
       pool,
-      payee: entry.payTo,
+      payee: service.entry.payTo,
       operator: String(offer.extra["sessionOperator"]),
       deposit: input.deposit,
       expiryMs: BigInt(Date.now() + (input.expiresInMs ?? DAY_MS))
     })
-    const callsBefore = upstream.calls.length
-    return { client, owner, asOwner, seller, entry, agentKey, manifest, signerId, offer, grant, pool, session, calls: () => upstream.calls.length - callsBefore }
+    return { ...service, offer, grant, pool, session }
   })
-

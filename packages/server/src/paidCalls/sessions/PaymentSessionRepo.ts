@@ -14,7 +14,7 @@ import {
   requestClaims,
   setGrantHalt
 } from "./SessionSettlementWrites.ts"
-import { admitVoucher, chargeVoucher, findSession, learnSession, raiseDeposit, releaseVoucher } from "./SessionWrites.ts"
+import { admitVoucher, chargeVoucher, findSession, learnSession, raiseDeposit, releaseVoucher, type VoucherAdmission } from "./SessionWrites.ts"
 
 export type { LearnedSession, SessionRecord } from "./SessionRows.ts"
 
@@ -26,14 +26,7 @@ export class PaymentSessionRepo extends Context.Service<PaymentSessionRepo, {
   find(sessionId: string): Effect.Effect<Option.Option<SessionRecord>, Unavailable>
   learn(session: LearnedSession): Effect.Effect<void, Unavailable>
   raiseDeposit(sessionId: string, deposit: bigint): Effect.Effect<void, Unavailable>
-  admit(input: {
-    readonly sessionId: string
-    readonly cumulative: bigint
-    readonly signature: Uint8Array
-    readonly price: bigint
-    readonly nowMs: number
-    readonly untilMs: number
-  }): Effect.Effect<boolean, Unavailable>
+  admit(input: VoucherAdmission): Effect.Effect<boolean, Unavailable>
   charge(sessionId: string, cumulative: bigint): Effect.Effect<void, Unavailable>
   release(sessionId: string, cumulative: bigint): Effect.Effect<void, Unavailable>
   dueForClaim(nowMs: number): Effect.Effect<ReadonlyArray<SessionRecord>, Unavailable>

@@ -32,20 +32,22 @@ export const raiseDeposit = (sql: SqlClient.SqlClient) => (sessionId: string, de
   sql`UPDATE payment_sessions SET deposit = GREATEST(deposit, ${deposit.toString()}::numeric), updated_at = now()
       WHERE session_id = ${sessionId}`.pipe(Effect.asVoid, storeUnavailable, span("raiseDeposit", sessionId))
 
-/**
- * Takes the session for one call paid by this voucher, in one compare-and-set: open, no close asked for, its grant
- * neither paused nor revoked, the amount grown by at least the price and within the deposit, no other voucher in
- * flight. False when any of that no longer holds (another replica took it first, a call settled meanwhile).
- */
-export const admitVoucher = (sql: SqlClient.SqlClient) =>
-(input: {
+/** One call's voucher, to take its session with: in flight until `untilMs`. */
+export interface VoucherAdmission {
   readonly sessionId: string
   readonly cumulative: bigint
   readonly signature: Uint8Array
   readonly price: bigint
   readonly nowMs: number
   readonly untilMs: number
-}): Effect.Effect<boolean, Unavailable> =>
+}
+
+/**
+ * Takes the session for one call paid by this voucher, in one compare-and-set: open, no close asked for, its grant
+ * neither paused nor revoked, the amount grown by at least the price and within the deposit, no other voucher in
+ * flight. False when any of that no longer holds (another replica took it first, a call settled meanwhile).
+ */
+export const admitVoucher = (sql: SqlClient.SqlClient) => (input: VoucherAdmission): Effect.Effect<boolean, Unavailable> =>
   sql`UPDATE payment_sessions s
       SET pending = ${input.cumulative.toString()}::numeric, pending_signature = ${input.signature},
         pending_until_ms = ${input.untilMs}, updated_at = now()
