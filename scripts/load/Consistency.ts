@@ -21,17 +21,50 @@ export interface Problem {
   readonly explainedBy: string | undefined
 }
 
-export interface ConsistencyInput {
+/** A PaymentMade event of a final transaction, parsed. */
+export interface MadePayment {
+  readonly digest: string
+  readonly grant: string
+  readonly recipient: string
+  readonly amount: bigint
+}
+
+/**
+ * What the check needs of the chain beyond a wallet's reads: the package's
+ * original id, a way to make every executed transaction final, and every
+ * final PaymentMade, found by reading every checkpoint as an indexer would
+ * (no wallet API lists them all). In process it is LocalLedger itself
+ * (`ledgerAudit`); the soak reads a standalone ledger over gRPC.
+ */
+export interface ChainAudit<E> {
+  readonly originalId: string
+  readonly settle: Effect.Effect<void, E>
+  readonly paymentsMade: Effect.Effect<ReadonlyArray<MadePayment>, E>
+}
+
+interface CheckInput {
   readonly client: GatewayClient
-  /** The auditor's own view of the whole ledger: every checkpoint, in process (no wallet API lists them all). */
-  readonly ledger: LocalLedger["Service"]
-  /** Objects as a wallet reads them: a `SuiGrpcClient` on the gateway's `/sui`. */
+  /** Objects as a wallet reads them: a `SuiGrpcClient` on the gateway's `/sui` or on the ledger node. */
   readonly sui: ClientWithCoreApi
   readonly lanes: ReadonlyArray<LaneRecord>
   readonly service: { readonly id: string; readonly price: bigint; readonly payTo: string }
 }
 
+export interface ConsistencyInput extends CheckInput {
+  /** The auditor's own view of the whole ledger: every checkpoint, in process. */
+  readonly ledger: LocalLedger["Service"]
+}
+
 const address = (a: string) => normalizeSuiAddress(a)
+
+/** A paid call's row once it is done and paid: `forwarded` when it paid first (local mode), `settled` when it was signed first and settled after the forward (live mode's gas station). */
+const SUCCEEDED = new Set(["forwarded", "settled"])
+
+/**
+ * A sign-first payment is submitted only once its seller answered: a row still `forwarding` (its request died
+ * mid-forward) or released as `not_charged` claims nothing on chain, and must have no PaymentMade.
+ */
+const unsubmitted = (row: { readonly flow: string; readonly status: string }) => row.flow === "sign_first" && (row.status === "forwarding" || row.status === "not_charged")
 
 /** The flow whose finalize writes each lifecycle record. */
 const flowOf: Record<string, Flow | undefined> = { finalizeCreate: "create", failCreate: "create", finalizePause: "pause", finalizeResume: "resume" }
@@ -48,6 +81,27 @@ const groupBy = <A>(items: ReadonlyArray<A>, key: (a: A) => string) => {
 }
 
 const sum = (amounts: ReadonlyArray<bigint>) => amounts.reduce((a, b) => a + b, 0n)
+
+/** The audit of a ledger in this process: a checkpoint now, then every checkpoint's transactions' events. */
+export const ledgerAudit = (ledger: LocalLedger["Service"]) => {
+  const paymentMade = eventType(ledger.config.pkg.originalId, "PaymentMade")
+  const paymentsMade = Effect.gen(function*() {
+    const latest = (yield* ledger.latestCheckpoint).sequenceNumber
+    const final: Array<string> = []
+    for (let sequence = 0n; sequence <= latest; sequence++) final.push(...((yield* ledger.getCheckpoint(sequence))?.transactions ?? []))
+    const events = yield* Effect.forEach(final, (digest) =>
+      Effect.map(ledger.getTransaction(digest), (tx) =>
+        (tx?.events ?? []).filter((event) => event.type === paymentMade).map((event) => parsePaymentMade(digest, fromBase64(event.bcs)))))
+    return events.flat()
+  })
+  return { originalId: ledger.config.pkg.originalId, settle: Effect.asVoid(ledger.checkpoint), paymentsMade }
+}
+
+/** A PaymentMade event's BCS contents, with the digest of the transaction that emitted it. */
+export const parsePaymentMade = (digest: string, bcs: Uint8Array): MadePayment => {
+  const made = Events.PaymentMade.parse(bcs)
+  return { digest, grant: address(made.grant_id), recipient: address(made.recipient), amount: BigInt(made.amount) }
+}
 
 /** Every signer an owner's session can list, page by page. */
 const listAll = (client: GatewayClient, session: NonNullable<LaneRecord["session"]>) =>
@@ -70,21 +124,25 @@ const listAll = (client: GatewayClient, session: NonNullable<LaneRecord["session
  * flight, which finished lanes cannot leave unless a step failed); every
  * acknowledged lifecycle change is recorded once; every acknowledged paid
  * call has exactly one final PaymentMade with its digest, the price, the
- * seller's address and its grant, and one `forwarded` payment row; every
- * payment row has its PaymentMade and every PaymentMade its row; and each
+ * seller's address and its grant, and one `forwarded` (or sign-first
+ * `settled`) payment row; every payment row has its PaymentMade (a sign-first
+ * row never submitted has none) and every PaymentMade its row; and each
  * grant's on-chain `spent` equals the sum of its payment rows and of its
  * PaymentMade events.
  */
-export const checkConsistency = (input: ConsistencyInput) =>
+export const checkConsistency = (input: ConsistencyInput) => checkAgainst({ ...input, audit: ledgerAudit(input.ledger) })
+
+/** `checkConsistency` against any chain the audit reads. */
+export const checkAgainst = <E>(input: CheckInput & { readonly audit: ChainAudit<E> }) =>
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
-    const { client, ledger, sui, lanes, service } = input
+    const { client, audit, sui, lanes, service } = input
     /** A grant object as `sui` serves it, parsed in the module's layout; undefined when there is none of that type. */
     const grantOnChain = (id: string) =>
       Effect.promise(() => sui.core.getObjects({ objectIds: [id], include: { content: true } })).pipe(
         Effect.map(({ objects }) => {
           const object = objects[0]
-          return object === undefined || object instanceof Error || object.type !== grantType(ledger.config.pkg.originalId)
+          return object === undefined || object instanceof Error || object.type !== grantType(audit.originalId)
             ? undefined
             : Structs.Grant.parse(object.content)
         })
@@ -96,7 +154,7 @@ export const checkConsistency = (input: ConsistencyInput) =>
     }
 
     // A payment whose call failed after paying may still await its checkpoint: make it final so events and objects agree.
-    yield* ledger.checkpoint
+    yield* audit.settle
 
     // Signers: stored once each; an unacknowledged row only from a create whose answer was lost.
     const owners = lanes.map((l) => l.owner)
@@ -207,19 +265,10 @@ export const checkConsistency = (input: ConsistencyInput) =>
 
     // Payments: the gateway's acknowledgements, its rows and the chain's PaymentMade events, every final one,
     // found by reading every checkpoint as an indexer would.
-    const paymentMade = eventType(ledger.config.pkg.originalId, "PaymentMade")
-    const latest = (yield* ledger.latestCheckpoint).sequenceNumber
-    const final: Array<string> = []
-    for (let sequence = 0n; sequence <= latest; sequence++) final.push(...((yield* ledger.getCheckpoint(sequence))?.transactions ?? []))
-    const events = (yield* Effect.forEach(final, (digest) =>
-      Effect.map(ledger.getTransaction(digest), (tx) =>
-        (tx?.events ?? []).filter((event) => event.type === paymentMade).map((event) => {
-          const made = Events.PaymentMade.parse(fromBase64(event.bcs))
-          return { digest, grant: address(made.grant_id), recipient: address(made.recipient), amount: BigInt(made.amount) }
-        })))).flat()
+    const events = yield* audit.paymentsMade
     const eventsByDigest = groupBy(events, (e) => e.digest)
-    const paymentRows = (yield* sql<{ digest: string; grantObjectId: string; amount: string; status: string; upstreamStatus: number | null }>`
-      SELECT digest, grant_object_id, amount, status, upstream_status FROM payments WHERE service_id = ${service.id}`)
+    const paymentRows = (yield* sql<{ digest: string; grantObjectId: string; amount: string; status: string; upstreamStatus: number | null; flow: string }>`
+      SELECT digest, grant_object_id, amount, status, upstream_status, flow FROM payments WHERE service_id = ${service.id}`)
       .map((r) => ({ ...r, grant: address(r.grantObjectId), amount: BigInt(r.amount) }))
     const rowsByDigest = groupBy(paymentRows, (r) => r.digest)
     const acknowledgedPaid = lanes.flatMap((l) => l.paid)
@@ -237,16 +286,24 @@ export const checkConsistency = (input: ConsistencyInput) =>
       const rows = rowsByDigest.get(digest) ?? []
       if (rows.length !== 1) report(digest, `acknowledged paid call stored ${rows.length} times`)
       for (const row of rows) {
-        if (row.status !== "forwarded" || row.upstreamStatus !== 200 || row.amount !== service.price || row.grant !== grant) {
+        if (!SUCCEEDED.has(row.status) || row.upstreamStatus !== 200 || row.amount !== service.price || row.grant !== grant) {
           report(digest, `stored ${row.status} (upstream ${row.upstreamStatus}) for ${row.amount} from ${row.grant}`)
         }
       }
     }
     const acknowledgedPayments = new Set(acknowledgedPaid.map((p) => p.digest))
+    let released = 0
     for (const row of paymentRows) {
       const signer = signerOfGrantObject.get(row.grant)
-      if (!acknowledgedPayments.has(row.digest)) report(row.digest, `payment stored ${row.status}, its call never acknowledged`, { signer, flow: "pay" })
       const made = eventsByDigest.get(row.digest) ?? []
+      if (unsubmitted(row)) {
+        // An acknowledged call's row was checked above; this one must simply never have reached the chain.
+        if (made.length > 0) report(row.digest, `stored ${row.status} (never submitted), yet ${made.length} PaymentMade`)
+        else if (row.status === "forwarding") report(row.digest, "sign-first payment still forwarding: neither settled nor released", { signer, flow: "pay" })
+        else released += 1
+        continue
+      }
+      if (!acknowledgedPayments.has(row.digest)) report(row.digest, `payment stored ${row.status}, its call never acknowledged`, { signer, flow: "pay" })
       if (made.length !== 1 || made.some((e) => e.amount !== row.amount || e.grant !== row.grant)) {
         report(row.digest, `payment stored for ${row.amount} from ${row.grant}, ${made.length} matching PaymentMade`)
       }
@@ -254,7 +311,7 @@ export const checkConsistency = (input: ConsistencyInput) =>
     for (const e of events) {
       if (!rowsByDigest.has(e.digest)) report(e.digest, `PaymentMade of ${e.amount} from ${e.grant} never stored`, { signer: signerOfGrantObject.get(e.grant), flow: "pay" })
     }
-    const rowsByGrant = groupBy(paymentRows, (r) => r.grant)
+    const rowsByGrant = groupBy(paymentRows.filter((r) => !unsubmitted(r)), (r) => r.grant)
     const eventsByGrant = groupBy(events, (e) => e.grant)
     for (const { id, signer } of grantObjects) {
       const onChain = yield* grantOnChain(id)
@@ -272,7 +329,9 @@ export const checkConsistency = (input: ConsistencyInput) =>
         grants,
         transitions: transitionRows.length,
         paidCalls: acknowledgedPaid.length,
-        paymentRows: paymentRows.length,
+        paymentRows: paymentRows.length - released,
+        /** Sign-first rows whose seller never answered, released without a payment (the gateway's recovery after a crash). */
+        released,
         paymentEvents: events.length
       }
     }

@@ -77,9 +77,11 @@ export interface LaneRecord {
 
 export interface LaneContext {
   readonly client: GatewayClient
-  /** Where the gateway is: its faucet serves `/v2/gas`. */
+  /** Where the gateway is: in local mode its faucet serves `/v2/gas`. */
   readonly baseUrl: string
-  /** The wallets' view of the ledger: a `SuiGrpcClient` on the gateway's `/sui`. */
+  /** Where the faucet (`/v2/gas`) is when it is not the gateway's: a standalone ledger's origin (the soak's live-mode replicas serve none). */
+  readonly faucetUrl?: string
+  /** The wallets' view of the ledger: a `SuiGrpcClient` on the gateway's `/sui`, or on a standalone ledger. */
   readonly sui: ClientWithCoreApi
   readonly stats: Stats
   readonly service: { readonly id: ServiceId; readonly resourceUrl: string }
@@ -155,7 +157,7 @@ export const runLane = (ctx: LaneContext, index: number) =>
     const { client, sui, stats } = ctx
     const owner = new Ed25519Keypair()
     const agentKey = new Ed25519Keypair()
-    const faucet = faucetOf(ctx.baseUrl)
+    const faucet = faucetOf(ctx.faucetUrl ?? ctx.baseUrl)
     const record: LaneRecord = { owner: owner.toSuiAddress(), session: undefined, signers: [], unacknowledgedKeys: [], transitions: [], paid: [] }
     const chainStep = (txKindBytes: string, signer: Signer) =>
       stats.step(

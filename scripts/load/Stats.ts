@@ -60,6 +60,8 @@ const pad = (cells: ReadonlyArray<string>, widths: ReadonlyArray<number>) =>
 export const makeStats = (order: ReadonlyArray<string>) => {
   const kinds = new Map<string, KindStats>()
   const failures = new Map<string, { count: number; reason: string }>()
+  /** Every failure in full, so a caller can tell apart the ones a fault it caused explains (the soak's killed replica). */
+  const every: Array<{ readonly kind: string; readonly failure: Failure; readonly atMs: number }> = []
   let fiveHundreds = 0
 
   const of = (kind: string) => {
@@ -79,6 +81,7 @@ export const makeStats = (order: ReadonlyArray<string>) => {
       return
     }
     stats.failed += 1
+    every.push({ kind, failure, atMs: Date.now() })
     if (failure.status !== null && failure.status >= 500) fiveHundreds += 1
     const key = `${kind}: ${describeStatus(failure)}`
     const seen = failures.get(key)
@@ -137,7 +140,9 @@ export const makeStats = (order: ReadonlyArray<string>) => {
 
   const failureLines = () => [...failures].map(([key, { count, reason }]) => `${key} ×${count} (e.g. ${reason})`)
 
-  return { step, unexpected, totals, table, failureLines }
+  const allFailures = (): ReadonlyArray<{ readonly kind: string; readonly failure: Failure; readonly atMs: number }> => every
+
+  return { step, unexpected, totals, table, failureLines, allFailures }
 }
 
 export type Stats = ReturnType<typeof makeStats>

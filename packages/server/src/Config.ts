@@ -58,6 +58,11 @@ export interface AppConfigShape {
    * UPSTREAM_TIMEOUT_MS, so a paid call's forward and its record complete), then closes the store and exits 0.
    */
   readonly shutdownGraceMs: number
+  /**
+   * On SIGTERM, how long the gateway keeps serving with `/health/ready` at 503 before it stops accepting: time for
+   * a load balancer's probe to take it out of rotation, so no request reaches a closing listener.
+   */
+  readonly shutdownDelayMs: number
   /** The key sellers' upstream credentials are encrypted under (32 bytes, base64); local mode makes one when unset. */
   readonly credentialsKey: Option.Option<Redacted.Redacted>
   /**
@@ -149,6 +154,7 @@ export const defaults: AppConfigShape = {
   upstreamTimeoutMs: 15_000,
   paidAnswerRetentionMs: 24 * 60 * 60 * 1000,
   shutdownGraceMs: 25_000,
+  shutdownDelayMs: 2_000,
   credentialsKey: Option.none(),
   credentialsKeysPrevious: [],
   sellerMaxDrafts: 20,
@@ -419,6 +425,7 @@ export class AppConfig extends Context.Service<AppConfig, AppConfigShape>()("@ga
     upstreamTimeoutMs: int("UPSTREAM_TIMEOUT_MS", defaults.upstreamTimeoutMs),
     paidAnswerRetentionMs: int("PAID_ANSWER_RETENTION_MS", defaults.paidAnswerRetentionMs),
     shutdownGraceMs: int("SHUTDOWN_GRACE_MS", defaults.shutdownGraceMs),
+    shutdownDelayMs: int("SHUTDOWN_DELAY_MS", defaults.shutdownDelayMs),
     credentialsKey,
     credentialsKeysPrevious,
     sellerMaxDrafts: int("SELLER_MAX_DRAFTS", defaults.sellerMaxDrafts),

@@ -5,6 +5,7 @@ import { LedgerJournalSql } from "./localMode/LedgerJournalSql.ts"
 import { layerLocalGateway } from "./localMode/LocalMode.ts"
 import { layerLogging, logLevelConfig } from "./observability/Logging.ts"
 import { layerTracing } from "./observability/Tracing.ts"
+import { Stopping } from "./http/Stopping.ts"
 import { layerServerLive, layerStore } from "./Server.ts"
 import * as Database from "./storage/Database.ts"
 import { layerLedgerWriterLock } from "./storage/LedgerWriterLock.ts"
@@ -84,9 +85,27 @@ const ShutdownLine = Layer.effectDiscard(Effect.addFinalizer(() => Effect.logInf
 const teardown: Runtime.Teardown = (exit, onExit) =>
   Exit.isFailure(exit) && Cause.hasInterruptsOnly(exit.cause) ? onExit(0) : Runtime.defaultTeardown(exit, onExit)
 
+/**
+ * The first thing a stop does (built after the gateway, so its finalizer runs before the server's): readiness
+ * answers 503 while requests are still served, for SHUTDOWN_DELAY_MS; then the server stops accepting and drains.
+ */
+const leaveRotation = (stopping: { stopping: boolean }, delayMs: number) =>
+  Layer.effectDiscard(Effect.addFinalizer(() =>
+    Effect.sync(() => {
+      stopping.stopping = true
+    }).pipe(Effect.andThen(Effect.logInfo("stopping: /health/ready answers 503 while requests are still served")), Effect.andThen(Effect.sleep(delayMs)))
+  ))
+
+const gatewayUntilStopped = (config: AppConfigShape) => {
+  const stopping = { stopping: false }
+  return leaveRotation(stopping, config.shutdownDelayMs).pipe(
+    Layer.provideMerge(Gateway.pipe(Layer.provide(Layer.succeed(Stopping, stopping))))
+  )
+}
+
 readConfig.pipe(
   Effect.flatMap((config) =>
-    Gateway.pipe(
+    gatewayUntilStopped(config).pipe(
       Layer.provide(ShutdownLine),
       Layer.tap(() => collectStartupGarbage),
       Layer.provide(ConfigLive(config)),

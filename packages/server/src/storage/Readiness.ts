@@ -1,6 +1,7 @@
 import { Context, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import { Unavailable } from "@gateway/domain/Errors"
+import { Stopping } from "../http/Stopping.ts"
 import { migrations } from "./Migrations.ts"
 
 /** The ids this code knows, as the migrator records them (`0007_paid_answers` is recorded as 7). */
@@ -10,8 +11,8 @@ const knownIds: ReadonlyArray<number> = Object.keys(migrations).flatMap((key) =>
 })
 
 /**
- * Whether this replica should get traffic: the store answers and every migration this code knows
- * is recorded as applied. The chain is not asked: a Sui node blip must not take every replica out
+ * Whether this replica should get traffic: it is not stopping, the store answers and every migration
+ * this code knows is recorded as applied. The chain is not asked: a Sui node blip must not take every replica out
  * of a load balancer at once (the chain-backed routes answer 503 on their own meanwhile).
  */
 export class Readiness extends Context.Service<Readiness, {
@@ -34,12 +35,18 @@ export class Readiness extends Context.Service<Readiness, {
         Effect.catch(down),
         Effect.catchDefect(down)
       )
-      const check = Effect.flatMap(applied, (ids) => {
+      const stopping = yield* Stopping
+      const inRotation = Effect.suspend(() =>
+        stopping.stopping
+          ? Effect.fail(new Unavailable({ message: "This replica is stopping: send new requests to another", reason: "stopping" }))
+          : Effect.void
+      )
+      const check = Effect.andThen(inRotation, Effect.flatMap(applied, (ids) => {
         const pending = knownIds.filter((id) => !ids.has(id))
         return pending.length === 0
           ? Effect.succeed({ ok: true as const, store: "up" as const, migrations: "done" as const })
           : Effect.fail(new Unavailable({ message: `${pending.length} migration(s) not applied yet`, reason: "migrations_pending" }))
-      })
+      }))
       return Readiness.of({ check })
     })
   )

@@ -29,21 +29,22 @@ const holdingUpstream = () =>
     })
   })
 
-/** Whether a fresh connection (never a pooled one) to `url` is refused. */
-const refusesNewConnections = (url: string) =>
-  new Promise<boolean>((resolve) => {
+/** A GET on a fresh connection (never a pooled one): its status, or "refused". */
+const freshGet = (url: string) =>
+  new Promise<number | "refused">((resolve) => {
     const request = get(url, { agent: false }, (response) => {
       response.resume()
-      resolve(false)
+      resolve(response.statusCode ?? 0)
     })
-    request.on("error", () => resolve(true))
+    request.on("error", () => resolve("refused"))
   })
 
 const LIMITS = { SIGN_IN_PER_MINUTE: "1000", SIGN_IN_CHALLENGES_PER_MINUTE: "1000" }
 
 /**
- * SIGTERM, as an orchestrator stops a replica: the gateway stops accepting, lets the paid call in flight finish
- * (its forward, its settlement, its record), closes the store and exits 0 within SHUTDOWN_GRACE_MS.
+ * SIGTERM, as an orchestrator stops a replica: `/health/ready` answers 503 while the gateway still serves (for
+ * SHUTDOWN_DELAY_MS, so a load balancer takes it out of rotation first), then it stops accepting, lets the paid call
+ * in flight finish (its forward, its settlement, its record), closes the store and exits 0 within SHUTDOWN_GRACE_MS.
  */
 describe("a graceful stop", () => {
   const running: Array<RunningServer> = []
@@ -54,9 +55,9 @@ describe("a graceful stop", () => {
     rmSync(dataDir, { recursive: true, force: true })
   })
 
-  it("SIGTERM with a paid call in flight: it is answered and recorded, new connections are refused, and the process exits 0 within the grace", async () => {
+  it("SIGTERM with a paid call in flight: readiness goes first, then new connections are refused; the call is answered and recorded, and the process exits 0 within the grace", async () => {
     const upstream = await holdingUpstream()
-    const env = { DATA_DIR: dataDir, UPSTREAM_ALLOW_HOSTS: new URL(upstream.url).host, SHUTDOWN_GRACE_MS: "20000", ...LIMITS }
+    const env = { DATA_DIR: dataDir, UPSTREAM_ALLOW_HOSTS: new URL(upstream.url).host, SHUTDOWN_GRACE_MS: "20000", SHUTDOWN_DELAY_MS: "1000", ...LIMITS }
     const gateway = await startGateway(env)
     running.push(gateway)
     const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
@@ -73,7 +74,10 @@ describe("a graceful stop", () => {
     const stoppedAt = Date.now()
     gateway.process.kill("SIGTERM")
     await new Promise((r) => setTimeout(r, 300))
-    assert.isTrue(await refusesNewConnections(`${gateway.url}/health/live`), "a stopping gateway takes no new connection")
+    assert.strictEqual(await freshGet(`${gateway.url}/health/ready`), 503, "first out of rotation")
+    assert.strictEqual(await freshGet(`${gateway.url}/health/live`), 200, "while still serving")
+    await new Promise((r) => setTimeout(r, 1500))
+    assert.strictEqual(await freshGet(`${gateway.url}/health/live`), "refused", "then it takes no new connection")
     assert.isNull(gateway.process.exitCode, "it waits for the call in flight")
     upstream.release()
     const { response, receipt } = await paid
