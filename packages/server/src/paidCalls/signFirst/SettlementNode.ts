@@ -24,6 +24,18 @@ export class SettleRefused extends Data.TaggedError("SettleRefused")<{ readonly 
 /** How long the epoch read is reused: an epoch lasts a day on Sui; a settlement re-reads it anyway by executing. */
 const EPOCH_CACHE_MS = 5_000
 
+/** The node's current epoch, read afresh. */
+const epochOf = (client: SuiNode["Service"]) =>
+  Effect.tryPromise({
+    try: () => client.ledgerService.getEpoch({ readMask: { paths: ["epoch"] } }).response,
+    catch: chainDown
+  }).pipe(
+    timedChainCall("getEpoch"),
+    Effect.flatMap((response) =>
+      response.epoch?.epoch === undefined ? Effect.fail(chainDown("the node did not say its epoch")) : Effect.succeed(response.epoch.epoch)
+    )
+  )
+
 /**
  * The chain as sign-first settlement reads and writes it: the current epoch, a simulation with the events and
  * balance changes the verifier judges, whether a digest was executed, and execution. Execution answers with the
@@ -44,15 +56,7 @@ export class SettlementNode extends Context.Service<SettlementNode, {
       const client = yield* SuiNode
       let cached: { readonly epoch: bigint; readonly atMs: number } | undefined
 
-      const readEpoch = Effect.tryPromise({
-        try: () => client.ledgerService.getEpoch({ readMask: { paths: ["epoch"] } }).response,
-        catch: chainDown
-      }).pipe(
-        timedChainCall("getEpoch"),
-        Effect.flatMap((response) =>
-          response.epoch?.epoch === undefined ? Effect.fail(chainDown("the node did not say its epoch")) : Effect.succeed(response.epoch.epoch)
-        )
-      )
+      const readEpoch = epochOf(client)
 
       const epochAtLeast = (named: bigint) =>
         Effect.gen(function*() {
