@@ -47,7 +47,8 @@ describe("signing out", () => {
 
 describe("the store forgets what has expired", () => {
   layer(
-    Layer.mergeAll(layerTestServer({ challengeTtlMs: 300, sessionTtlMs: 300, storeSweepIntervalMs: 100 }), FetchLayer),
+    // Lifetimes long enough that signing in on a loaded machine finishes well inside them, short enough to wait out.
+    Layer.mergeAll(layerTestServer({ challengeTtlMs: 2_000, sessionTtlMs: 2_000, storeSweepIntervalMs: 100 }), FetchLayer),
     { excludeTestServices: true }
   )((it) => {
     it.effect("expired challenges and sessions are deleted by the periodic sweep", () =>
@@ -62,7 +63,7 @@ describe("the store forgets what has expired", () => {
           (rows) => rows[0]?.n ?? -1
         )
         assert.strictEqual(yield* count, 3, "two challenges and one session are stored")
-        yield* Effect.sleep("1 second")
+        yield* Effect.sleep("3 seconds")
         assert.strictEqual(yield* count, 0, "nothing expired is kept")
       }))
   })
