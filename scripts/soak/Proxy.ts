@@ -84,8 +84,11 @@ const roundRobin = (targets: ReadonlyArray<Target>) => {
   let turn = 0
   const candidates = () => {
     const start = turn++
-    const order = targets.map((_, i) => targets[(start + i) % targets.length])
-      .filter((t): t is Target => t !== undefined && !outOfRotation.has(t.name) && !notReady.has(t.name))
+    const rotation = targets.map((_, i) => targets[(start + i) % targets.length])
+      .filter((t): t is Target => t !== undefined && !outOfRotation.has(t.name))
+    // As balancers do, fail open: with every replica's readiness failing, send to all rather than to none.
+    const ready = rotation.filter((t) => !notReady.has(t.name))
+    const order = ready.length > 0 ? ready : rotation
     const now = Date.now()
     const up = (t: Target) => (downUntil.get(t.name) ?? 0) <= now
     return [...order.filter(up), ...order.filter((t) => !up(t))]
@@ -99,15 +102,18 @@ const roundRobin = (targets: ReadonlyArray<Target>) => {
 /** How often the proxy probes each replica's `/health/ready`, as a load balancer's health check does. */
 const PROBE_EVERY_MS = 200
 
-/** One readiness probe on a fresh connection: ready only on a 200. */
+/**
+ * One readiness probe on a fresh connection: its verdict (a 200, or a 503 the replica answered), or none when it did
+ * not answer in time (a loaded machine): only an answer moves a replica in or out, refusals are the proxy's own.
+ */
 const probe = (target: Target) =>
-  new Promise<boolean>((resolve) => {
-    const req = request({ host: "127.0.0.1", port: target.port, method: "GET", path: "/health/ready", agent: false, timeout: 1_000 }, (res) => {
+  new Promise<boolean | undefined>((resolve) => {
+    const req = request({ host: "127.0.0.1", port: target.port, method: "GET", path: "/health/ready", agent: false, timeout: 2_000 }, (res) => {
       res.resume()
       resolve(res.statusCode === 200)
     })
     req.on("timeout", () => req.destroy())
-    req.on("error", () => resolve(false))
+    req.on("error", () => resolve(undefined))
     req.end()
   })
 
@@ -198,7 +204,7 @@ export const startProxy = async (targets: ReadonlyArray<Target>) => {
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
   // A replica leaves the rotation when its readiness fails (stopping, store down) and comes back when it passes.
   const probes = setInterval(() => {
-    for (const target of targets) void probe(target).then((ready) => rr.probed(target.name, ready))
+    for (const target of targets) void probe(target).then((ready) => (ready === undefined ? undefined : rr.probed(target.name, ready)))
   }, PROBE_EVERY_MS)
   const address = server.address()
   const port = typeof address === "object" && address !== null ? address.port : 0
