@@ -39,12 +39,22 @@ const agentKey = (env: Record<string, string | undefined>) =>
     return yield* keypairOf(text.trim())
   })
 
+/**
+ * Why a manifest URL answered no manifest. The gateway's own manifest route
+ * answers only its owner's session, which this server never holds: the fix is
+ * a file the owner saved.
+ */
+const refusedManifest = (status: number) =>
+  status === 401 || status === 403
+    ? `${status}: the gateway's manifest route needs the owner's session; have the owner save the manifest to a file (the console's Download manifest, or GET /v1/delegated-signers/{id}/manifest with their token) and set GATEWAY_MANIFEST to its path`
+    : String(status)
+
 const manifestText = (source: string) =>
   /^https?:\/\//.test(source)
     ? Effect.tryPromise({
       try: async () => {
         const response = await fetch(source, { headers: { accept: "application/json" } })
-        if (!response.ok) throw new Error(String(response.status))
+        if (!response.ok) throw new Error(refusedManifest(response.status))
         return response.text()
       },
       catch: (e) => setupError(`GATEWAY_MANIFEST ${source} cannot be fetched: ${e instanceof Error ? e.message : String(e)}`)
@@ -60,7 +70,7 @@ const connectionManifest = (env: Record<string, string | undefined>) =>
   Effect.gen(function*() {
     const source = env["GATEWAY_MANIFEST"]
     if (source === undefined || source === "") {
-      return yield* Effect.fail(setupError("set GATEWAY_MANIFEST to the connection manifest's file path or URL"))
+      return yield* Effect.fail(setupError("set GATEWAY_MANIFEST to the path of the connection manifest's file (or a URL that serves it without a session)"))
     }
     const text = yield* manifestText(source)
     return yield* decodeManifest(text).pipe(Effect.mapError((e) => setupError(`GATEWAY_MANIFEST is not a connection manifest: ${e.message}`)))

@@ -9,16 +9,26 @@ import type { AgentEnvironment } from "./AgentEnvironment.ts"
 /** A tool call that did not succeed; `message` is what the MCP client reads. */
 export class ToolFailed extends Schema.TaggedError<ToolFailed>()("ToolFailed", { message: Schema.String }) {}
 
-export const SearchInput = Schema.Struct({
-  query: Schema.optionalKey(Schema.String.annotate({ description: "Words to find in services' names and descriptions; omit to list the newest." })),
-  limit: Schema.optionalKey(Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: 100 })).annotate({ description: "How many services, at most." }))
-})
+const Bounded = Schema.String.pipe(Schema.check(Schema.isMaxLength(200)))
 
-export const TermsInput = Schema.Struct({
-  serviceId: Schema.String.annotate({ description: "A service id from search_services." })
-})
+/**
+ * The arguments of the tools this server shares with the gateway's `/mcp`
+ * (search_services, get_service_terms): the same names, meanings and JSON
+ * Schema on both (docs/decisions.md, "One MCP vocabulary"), held equal by test/Vocabulary.test.ts.
+ */
+export const SearchArguments = {
+  query: Schema.optionalKey(Bounded).annotate({ description: "Words to find in services' names and descriptions; omit to list every live service" }),
+  limit: Schema.optionalKey(Schema.Int.pipe(Schema.check(Schema.isBetween({ minimum: 1, maximum: 200 })))).annotate({
+    description: "Services per page, 1 to 200 (default 50)"
+  }),
+  cursor: Schema.optionalKey(Bounded).annotate({ description: "The nextCursor of the previous page, for the page after it" })
+}
 
-export const PayAndCallInput = Schema.Struct({
+export const TermsArguments = {
+  serviceId: Bounded.annotate({ description: "The service's id, as search_services lists it" })
+}
+
+export const PayAndCallArguments = {
   url: Schema.String.annotate({ description: "The service's resourceUrl, with any query string." }),
   method: Schema.optionalKey(Schema.String.annotate({ description: "The HTTP method; the service's method, GET unless it says otherwise." })),
   body: Schema.optionalKey(Schema.String.annotate({ description: "The request body, sent as is." })),
@@ -29,11 +39,11 @@ export const PayAndCallInput = Schema.Struct({
         "How to pay: sign-first (the default: one payment per call, charged only when the seller answers), upfront, or session (for many calls to one seller: one deposit on chain, then a voucher per call signed off chain; call close_sessions when done)."
     })
   )
-})
+}
 
-export const CloseSessionsInput = Schema.Struct({})
-
-export const GrantBudgetInput = Schema.Struct({})
+type SearchInput = Schema.Struct<typeof SearchArguments>["Type"]
+type TermsInput = Schema.Struct<typeof TermsArguments>["Type"]
+type PayAndCallInput = Schema.Struct<typeof PayAndCallArguments>["Type"]
 
 const failed = (message: string) => new ToolFailed({ message })
 
@@ -86,15 +96,16 @@ export const makeAgentTools = (environment: AgentEnvironment) => {
   const { manifest, client } = environment
   const agent = makeAgent(environment)
 
-  const searchServices = (input: typeof SearchInput.Type) => {
+  const searchServices = (input: SearchInput) => {
     const params = new URLSearchParams()
     if (input.query !== undefined) params.set("q", input.query)
     if (input.limit !== undefined) params.set("limit", String(input.limit))
+    if (input.cursor !== undefined) params.set("cursor", input.cursor)
     return getJson(`${manifest.apiBaseUrl}/v1/services?${params}`, CatalogList)
   }
 
   /** The service's catalog terms, and the 402 its resource answers an unpaid call with. */
-  const serviceTerms = (input: typeof TermsInput.Type) =>
+  const serviceTerms = (input: TermsInput) =>
     Effect.gen(function*() {
       const service = yield* getJson(`${manifest.apiBaseUrl}/v1/services/${encodeURIComponent(input.serviceId)}`, CatalogEntry)
       const challenge = yield* Effect.tryPromise({
@@ -109,7 +120,7 @@ export const makeAgentTools = (environment: AgentEnvironment) => {
       return { service, challengeStatus: challenge.status, paymentRequired }
     })
 
-  const payAndCall = (input: typeof PayAndCallInput.Type) =>
+  const payAndCall = (input: PayAndCallInput) =>
     Effect.gen(function*() {
       const paid = yield* agent.fetchPaid(input.url, {
         method: input.method ?? "GET",

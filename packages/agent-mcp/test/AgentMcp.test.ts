@@ -1,39 +1,13 @@
-import { spawnSync } from "node:child_process"
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { assert, describe, it, layer } from "@effect/vitest"
-import { Client } from "@modelcontextprotocol/sdk/client/index.js"
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { Ed25519Keypair } from "@mysten/sui/keypairs/ed25519"
 import { Effect } from "effect"
 import { paidService } from "../../server/test/support/PaidEnv.ts"
 import { paidCallEnv } from "../../server/test/support/Scenario.ts"
 import { Upstream } from "../../server/test/support/Upstream.ts"
-
-const MAIN = new URL("../src/main.ts", import.meta.url).pathname
-
-/** The text of a tool's one text content, parsed as JSON unless the call failed. */
-const toolText = (result: Awaited<ReturnType<Client["callTool"]>>) => {
-  const [first] = Array.isArray(result.content) ? result.content : []
-  return typeof first === "object" && first !== null && "text" in first && typeof first.text === "string" ? first.text : ""
-}
-
-/** The agent's MCP server, spawned as an MCP host would (the bin, on this Node), connected to a client for the scope. */
-const connect = (env: Record<string, string>) =>
-  Effect.acquireRelease(
-    Effect.promise(async () => {
-      const client = new Client({ name: "test-host", version: "0.0.0" })
-      await client.connect(new StdioClientTransport({
-        command: process.execPath,
-        args: ["--conditions=@gateway/source", MAIN],
-        env: { PATH: process.env["PATH"] ?? "", ...env },
-        stderr: "inherit"
-      }))
-      return client
-    }),
-    (client) => Effect.promise(() => client.close())
-  )
+import { connect, toolText } from "./McpHost.ts"
 
 describe("gateway-agent-mcp: an agent finds, pays for and calls a service over stdio MCP", () => {
   layer(paidCallEnv(), { excludeTestServices: true })((it) => {
@@ -46,8 +20,8 @@ describe("gateway-agent-mcp: an agent finds, pays for and calls a service over s
         const manifestFile = join(dir, "manifest.json")
         writeFileSync(manifestFile, JSON.stringify(manifest))
         const secret = agentKey.getSecretKey()
-        const client = yield* connect({ AGENT_KEY: secret, GATEWAY_MANIFEST: manifestFile })
-        const call = (name: string, args: Record<string, unknown> = {}) => Effect.promise(() => client.callTool({ name, arguments: args }))
+        const { client, call: callTool } = yield* connect({ AGENT_KEY: secret, GATEWAY_MANIFEST: manifestFile })
+        const call = (name: string, args: Record<string, unknown> = {}) => Effect.promise(() => callTool(name, args))
 
         const { tools } = yield* Effect.promise(() => client.listTools())
         assert.deepStrictEqual(tools.map((t) => t.name).sort(), ["close_sessions", "get_service_terms", "grant_budget", "pay_and_call", "search_services"])
@@ -87,8 +61,8 @@ describe("gateway-agent-mcp: an agent finds, pays for and calls a service over s
         yield* Effect.addFinalizer(() => Effect.sync(() => rmSync(dir, { recursive: true, force: true })))
         const manifestFile = join(dir, "manifest.json")
         writeFileSync(manifestFile, JSON.stringify(manifest))
-        const client = yield* connect({ AGENT_KEY: agentKey.getSecretKey(), GATEWAY_MANIFEST: manifestFile })
-        const call = (name: string, args: Record<string, unknown> = {}) => Effect.promise(() => client.callTool({ name, arguments: args }))
+        const { call: callTool } = yield* connect({ AGENT_KEY: agentKey.getSecretKey(), GATEWAY_MANIFEST: manifestFile })
+        const call = (name: string, args: Record<string, unknown> = {}) => Effect.promise(() => callTool(name, args))
 
         const sessions = new Set<string>()
         for (let n = 1; n <= 3; n++) {
@@ -109,16 +83,28 @@ describe("gateway-agent-mcp: an agent finds, pays for and calls a service over s
       }))
   })
 
-  it("names the setting at fault and never echoes a malformed key", () => {
-    const malformed = "suiprivkey1qqqqnotakeyatall"
-    const run = (env: Record<string, string>) =>
-      spawnSync(process.execPath, ["--conditions=@gateway/source", MAIN], { env: { PATH: process.env["PATH"] ?? "", ...env }, encoding: "utf8" })
-    const badKey = run({ AGENT_KEY: malformed, GATEWAY_MANIFEST: "/nonexistent" })
-    assert.strictEqual(badKey.status, 1)
-    assert.match(badKey.stderr, /the agent key is not a Sui private key export/)
-    assert.notInclude(badKey.stderr + badKey.stdout, malformed)
-    const noManifest = run({ AGENT_KEY: new Ed25519Keypair().getSecretKey() })
-    assert.strictEqual(noManifest.status, 1)
-    assert.match(noManifest.stderr, /set GATEWAY_MANIFEST/)
-  })
+  it.effect("a setting at fault: the server starts, lists its tools, and every tool call answers the setting, never the key", () =>
+    Effect.gen(function*() {
+      const malformed = "suiprivkey1qqqqnotakeyatall"
+      const badKey = yield* connect({ AGENT_KEY: malformed, GATEWAY_MANIFEST: "/nonexistent" })
+      const { tools } = yield* Effect.promise(() => badKey.client.listTools())
+      assert.lengthOf(tools, 5)
+      assert.match(badKey.client.getInstructions() ?? "", /the agent key is not a Sui private key export/)
+      for (const name of ["search_services", "grant_budget", "pay_and_call"]) {
+        const result = yield* Effect.promise(() => badKey.call(name, { url: "http://127.0.0.1:9/" }))
+        assert.isTrue(result.isError, name)
+        assert.match(toolText(result), /^gateway-agent-mcp cannot start: the agent key is not a Sui private key export/)
+        assert.notInclude(toolText(result), malformed)
+      }
+      assert.match(badKey.stderr.text(), /the agent key is not a Sui private key export/)
+      assert.notInclude(badKey.stderr.text(), malformed)
+
+      const noManifest = yield* connect({ AGENT_KEY: new Ed25519Keypair().getSecretKey() })
+      const result = yield* Effect.promise(() => noManifest.call("search_services"))
+      assert.isTrue(result.isError)
+      assert.match(toolText(result), /set GATEWAY_MANIFEST/)
+
+      const unreadable = yield* connect({ AGENT_KEY: new Ed25519Keypair().getSecretKey(), GATEWAY_MANIFEST: "/nonexistent/manifest.json" })
+      assert.match(toolText(yield* Effect.promise(() => unreadable.call("grant_budget"))), /GATEWAY_MANIFEST \/nonexistent\/manifest.json cannot be read/)
+    }), { timeout: 30_000 })
 })

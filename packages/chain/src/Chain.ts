@@ -97,6 +97,11 @@ export class Chain extends Context.Service<Chain, {
   readGrants(grantObjectIds: ReadonlyArray<string>): Effect.Effect<ReadonlyArray<GrantOnChain>, Unavailable>
   /** The payment session at `sessionId`; none when no `Session` of this package is there (never was, or closed). */
   readSession(sessionId: string): Effect.Effect<Option.Option<SessionOnChain>, Unavailable>
+  /**
+   * The decimals of `coinType` as its on-chain coin metadata says (gRPC `GetCoinInfo`); none when the chain
+   * holds no metadata for it. Registered prices are atomic units, so a seller's `decimals` must match this.
+   */
+  coinDecimals(coinType: string): Effect.Effect<Option.Option<number>, Unavailable>
   /** The initial shared version of a shared object, which offline builders need. */
   sharedVersion(objectId: string): Effect.Effect<bigint, Unavailable | NotFound>
 }>()("@gateway/chain/Chain") {}

@@ -1,5 +1,5 @@
 /// <reference lib="dom" />
-import type { ManagedService, RegisterService } from "@gateway/domain/CatalogEntry"
+import type { CatalogEntry, CatalogList, ManagedService, RegisterService } from "@gateway/domain/CatalogEntry"
 import type { ConnectionManifest } from "@gateway/domain/ConnectionManifest"
 import type {
   CreatedDelegatedSigner,
@@ -117,6 +117,14 @@ export class GatewayApi {
   signerSessions = (id: string) => this.#call<SessionPage>("GET", `/v1/delegated-signers/${id}/sessions`)
   manifest = (id: string) => this.#call<Json<typeof ConnectionManifest>>("GET", `/v1/delegated-signers/${id}/manifest`)
 
+  /** The public catalog: live services matching `q`, no session needed. */
+  catalog = (q: string, cursor: string | null) =>
+    this.#call<Json<typeof CatalogList>>("GET", `/v1/services?limit=20${q === "" ? "" : `&q=${encodeURIComponent(q)}`}${cursor === null ? "" : `&cursor=${encodeURIComponent(cursor)}`}`)
+  service = (id: string) => this.#call<Json<typeof CatalogEntry>>("GET", `/v1/services/${encodeURIComponent(id)}`)
+
+  /** The signed-in seller's services, drafts included (the domain's MyServiceList, spelled here: the package exports no subpath for it). */
+  myServices = () =>
+    this.#call<{ readonly services: ReadonlyArray<Json<typeof ManagedService>>; readonly count: number }>("GET", "/v1/sellers/me/services")
   register = (payload: Json<typeof RegisterService>) => this.#call<Json<typeof ManagedService>>("POST", "/v1/register", payload)
   manage = (id: string) => this.#call<Json<typeof ManagedService>>("GET", `/v1/services/${id}/manage`)
   edit = (id: string, payload: Json<typeof RegisterService>) => this.#call<Json<typeof ManagedService>>("PUT", `/v1/services/${id}`, payload)

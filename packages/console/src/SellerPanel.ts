@@ -22,17 +22,6 @@ const SETTLEMENTS: ReadonlyArray<readonly [ServiceSettlement, string]> = [
 ]
 const settlementLabel = (settlement: ServiceSettlement) => SETTLEMENTS.find(([value]) => value === settlement)?.[1] ?? settlement
 
-/** The ids of the services this browser registered, per seller address: the API has no "my services" listing. */
-const rememberedIds = (address: string): Array<string> => {
-  const stored: unknown = JSON.parse(localStorage.getItem(`console.services.${address}`) ?? "[]")
-  return Array.isArray(stored) ? stored.filter((id): id is string => typeof id === "string") : []
-}
-
-const remember = (address: string, id: string) => {
-  const ids = rememberedIds(address)
-  if (!ids.includes(id)) localStorage.setItem(`console.services.${address}`, JSON.stringify([id, ...ids]))
-}
-
 /**
  * The seller's side: register a paid service (a draft), edit it, activate
  * it, and see its revisions, the paid calls it received and the payment sessions paying it.
@@ -57,7 +46,6 @@ export const sellerPanel = (context: ConsoleContext) => {
   const submit = h("button", { type: "submit", id: "svc-save" }, "Register draft")
   const cancelEdit = h("button", { type: "button", class: "secondary", hidden: true }, "Cancel edit")
   const list = h("div", { id: "service-list" })
-  const openId = h("input", { id: "svc-open-id", autocomplete: "off", spellcheck: "false", placeholder: "svc_…" })
   let editing: string | null = null
 
   inputs.asset.addEventListener("change", async () => {
@@ -122,11 +110,13 @@ export const sellerPanel = (context: ConsoleContext) => {
     return { element, lists: [payments, sessions] }
   }
 
+  /** The seller's services as the API lists them (GET /v1/sellers/me/services): whichever browser registered them. */
   const refresh = async () => {
-    const address = wallet.requireAddress()
-    const managed = await Promise.all(rememberedIds(address).map((id) => api.manage(id).catch(() => null)))
-    const cards = managed.filter((m): m is Managed => m !== null).map(card)
-    fill(list, ...(cards.length === 0 ? [h("p", {}, "No services registered from this browser yet.")] : cards.map((c) => c.element)))
+    const { services } = await api.myServices()
+    // Sellers are usually paid at the address they sign in with: offered, never forced.
+    if (inputs.payTo.value === "") inputs.payTo.value = wallet.address() ?? ""
+    const cards = services.map(card)
+    fill(list, ...(cards.length === 0 ? [h("p", {}, "No services registered yet: register one above.")] : cards.map((c) => c.element)))
     await Promise.all(cards.flatMap((c) => c.lists.map((l) => l.refresh())))
   }
 
@@ -167,20 +157,12 @@ export const sellerPanel = (context: ConsoleContext) => {
     event.preventDefault()
     void notices.run(editing === null ? "Registering the service" : "Saving the service", async () => {
       const body = payload()
-      const managed = editing === null ? await api.register(body) : await api.edit(editing, body)
-      remember(wallet.requireAddress(), managed.service.id)
+      await (editing === null ? api.register(body) : api.edit(editing, body))
       stopEdit()
       await refresh()
     }, submit)
   })
   cancelEdit.addEventListener("click", stopEdit)
-
-  const openButton = h("button", { type: "button", class: "secondary" }, "Open")
-  openButton.addEventListener("click", () => notices.run("Opening the service", async () => {
-    const managed = await api.manage(openId.value.trim())
-    remember(wallet.requireAddress(), managed.service.id)
-    await refresh()
-  }, openButton))
 
   const refreshButton = h("button", { type: "button", class: "secondary", id: "svc-refresh" }, "Refresh services")
   refreshButton.addEventListener("click", () => notices.run("Refreshing your services", refresh, refreshButton))
@@ -188,7 +170,7 @@ export const sellerPanel = (context: ConsoleContext) => {
   const element = h("section", { id: "seller", "aria-labelledby": "seller-title" },
     h("h2", { id: "seller-title" }, "Your paid services"),
     form,
-    h("div", { class: "row" }, h("label", { for: "svc-open-id" }, "Open a service by id"), openId, openButton, refreshButton),
+    h("div", { class: "row" }, refreshButton),
     list)
   return { element, refresh }
 }

@@ -30,6 +30,19 @@ const windowCells = (grant: GrantView, decimals: number | null) => {
 /** The grant's expiry in milliseconds since the epoch, "0" for none. */
 const expiryText = (expiryMs: string) => (expiryMs === "0" ? "never" : new Date(Number(expiryMs)).toISOString())
 
+/** The grants still pending with the create kind the API keeps for them (`createTxKindBytes`). */
+const pendingKinds = (signer: SignerView) =>
+  signer.grants.flatMap((grant) =>
+    grant.status === "pending" && grant.createTxKindBytes !== undefined ? [{ grantId: grant.id, asset: grant.coinType, txKindBytes: grant.createTxKindBytes }] : [])
+
+/**
+ * Signs and finalizes those grants: a page reloaded (or a wallet closed)
+ * before the owner signed can still complete the create from the signer's card.
+ */
+const signPendingGrants = (context: ConsoleContext, signer: SignerView) =>
+  signChanges(context, { kind: "create", signerId: signer.id, grants: pendingKinds(signer) }, (grantId, status, signerStatus) =>
+    context.notices.progress(`Grant ${grantId} is ${status}; the signer is ${signerStatus}.`))
+
 /**
  * One delegated signer: its aggregate and per-grant status, each grant's
  * budget spent and remaining as the chain holds them, its window (what the
@@ -49,6 +62,12 @@ export const signerCard = (context: ConsoleContext, initial: SignerView) => {
       const prepared = await api.prepareChange(kind, signer.id)
       await signChanges(context, { kind, signerId: signer.id, grants: prepared.grants }, (grantId, status, signerStatus) =>
         notices.progress(`Grant ${grantId} is ${status}; the signer is ${signerStatus}.`))
+      await refresh()
+    }, button)
+
+  const signPending = (button: HTMLButtonElement) =>
+    notices.run(`Sign ${signer.name === "" ? signer.id : signer.name}`, async () => {
+      await signPendingGrants(context, signer)
       await refresh()
     }, button)
 
@@ -89,6 +108,7 @@ export const signerCard = (context: ConsoleContext, initial: SignerView) => {
         h("thead", {}, h("tr", {}, ...["Coin", "Status", "Expires", "Budget", "Per payment", "Spent", "Remaining", "Window", "Spent this window", "Window resets"].map((c) => h("th", { scope: "col" }, c)))),
         h("tbody", {}, ...rows))),
       h("div", { class: "row actions" },
+        button("Sign", "sign-pending", (b) => void signPending(b), pendingKinds(signer).length > 0),
         button("Pause", "secondary pause", (b) => void change("pause", b), live && signer.status !== "paused" && signer.status !== "pausing"),
         button("Resume", "secondary resume", (b) => void change("resume", b), signer.status === "paused"),
         button("Revoke", "danger revoke", (b) => void change("revoke", b), live),

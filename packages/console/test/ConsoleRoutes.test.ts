@@ -68,6 +68,22 @@ describe("the console's routes", () => {
     }
   })
 
+  it("says local mode in the page only without a full node, so the development wallet is never offered on a live network", async () => {
+    const local = await (await get("/")).text()
+    expect(local).toContain('<meta name="gateway-mode" content="local">')
+    expect(local).toContain('<meta name="sui-grpc-url" content="">')
+    const live = serve(CONSOLE_DIST, Option.some("https://fullnode.mainnet.sui.io:443"))
+    try {
+      const html = await (await live.handler(new Request("http://gateway/"))).text()
+      expect(html).toContain('<meta name="gateway-mode" content="live">')
+      expect(html).not.toContain('content="local"')
+    } finally {
+      await live.dispose()
+    }
+    // The template itself says live: a page served without the gateway's rewrite offers no development wallet.
+    expect(await readFile(join(CONSOLE_DIST, "index.html"), "utf8")).toContain('<meta name="gateway-mode" content="live">')
+  })
+
   it("answers NOT_FOUND for a file the build does not have", async () => {
     const response = await get("/console/nothing-here.js")
     expect(response.status).toBe(404)

@@ -8,8 +8,12 @@ export const U64_MAX = 18446744073709551615n
  */
 export const AtomicAmount = Schema.String.pipe(
   Schema.check(
-    Schema.isPattern(/^(0|[1-9][0-9]{0,19})$/, { expected: "a decimal string of atomic units" }),
-    Schema.makeFilter((s: string) => BigInt(s) <= U64_MAX || "exceeds the u64 maximum 18446744073709551615")
+    // Sellers and agents often write whole coins ("0.001"): the example says what the unit is.
+    Schema.isPattern(/^(0|[1-9][0-9]{0,19})$/, {
+      expected: "a whole number of atomic units as a decimal string, e.g. \"1000\" = 0.000001 SUI at 9 decimals (not a fraction such as \"0.001\")"
+    }),
+    // Decoding with `errors: "all"` runs this check even after the pattern failed: only digits reach BigInt.
+    Schema.makeFilter((s: string) => !/^[0-9]+$/.test(s) || BigInt(s) <= U64_MAX || "exceeds the u64 maximum 18446744073709551615")
   ),
   Schema.brand("AtomicAmount")
 )

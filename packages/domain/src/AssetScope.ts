@@ -1,4 +1,5 @@
 import { Schema } from "effect"
+import { described } from "./Doc.ts"
 import { PositiveAtomicAmount } from "./Amount.ts"
 import { CoinType } from "./CoinType.ts"
 import { ExpiresAtInput } from "./ExpiresAt.ts"
@@ -6,10 +7,10 @@ import { SpendingWindow } from "./SpendingWindow.ts"
 
 /** One spending scope per asset, as the owner asks for it on create. */
 export const AssetScope = Schema.Struct({
-  asset: CoinType,
-  totalBudgetAtomic: PositiveAtomicAmount,
-  maxPerPaymentAtomic: PositiveAtomicAmount,
-  expiresAt: Schema.optionalKey(ExpiresAtInput),
+  asset: described(CoinType, "The coin type the grant pays in; one scope per coin type."),
+  totalBudgetAtomic: described(PositiveAtomicAmount, "The most the agent may ever pay from this grant, in atomic units."),
+  maxPerPaymentAtomic: described(PositiveAtomicAmount, "The most one payment may be, in atomic units."),
+  expiresAt: Schema.optionalKey(described(ExpiresAtInput, "When the grant stops paying (ISO 8601); absent for never.")),
   /** At most this much per period besides the total budget; omitted or null for none. */
   window: Schema.optionalKey(Schema.NullOr(SpendingWindow))
 }).pipe(

@@ -1,4 +1,5 @@
 import { Schema } from "effect"
+import { described } from "./Doc.ts"
 import { AtomicAmount } from "./Amount.ts"
 import { CoinType } from "./CoinType.ts"
 import { DelegatedSignerId, GrantId } from "./Ids.ts"
@@ -8,37 +9,37 @@ import { ObjectId, SuiAddress } from "./SuiAddress.ts"
 
 /** What an agent needs to pay through one grant. Non-secret by construction: it holds no key. */
 export const ManifestGrant = Schema.Struct({
-  grantId: GrantId,
-  grantObjectId: ObjectId,
+  grantId: described(GrantId, "The gateway's grant id."),
+  grantObjectId: described(ObjectId, "The Grant object on chain the agent pays through."),
   /** Shared-object versions, so the agent can build its `pay` kind offline. */
-  grantInitialSharedVersion: Schema.String,
-  pool: ObjectId,
-  poolInitialSharedVersion: Schema.String,
-  coinType: CoinType,
-  sessionCap: AtomicAmount,
-  maxPerPayment: AtomicAmount,
-  expiry: Schema.String,
+  grantInitialSharedVersion: described(Schema.String, "The Grant's initial shared version, for building pay offline."),
+  pool: described(ObjectId, "The owner's Pool object the payments come from."),
+  poolInitialSharedVersion: described(Schema.String, "The Pool's initial shared version, for building pay offline."),
+  coinType: described(CoinType, "The coin type this grant pays in."),
+  sessionCap: described(AtomicAmount, "The grant's lifetime budget, in atomic units."),
+  maxPerPayment: described(AtomicAmount, "The most one payment may be, in atomic units."),
+  expiry: described(Schema.String, "When the grant stops paying (ISO 8601), or never."),
   /**
    * The grant's window terms (null for none) and on-chain recipient list (empty for any). Optional so
    * manifests handed out before issue 25 still decode; the SDK reads the grant's window state from the chain anyway.
    */
-  window: Schema.optionalKey(Schema.NullOr(SpendingWindowView)),
-  recipients: Schema.optionalKey(Schema.Array(SuiAddress))
+  window: Schema.optionalKey(described(Schema.NullOr(SpendingWindowView), "The per-window limit, or null for none.")),
+  recipients: Schema.optionalKey(described(Schema.Array(SuiAddress), "The only addresses the grant may pay; absent or empty for any."))
 })
 
 export const ConnectionManifest = Schema.Struct({
-  version: Schema.Literal(1),
-  network: Schema.String,
+  version: described(Schema.Literal(1), "The manifest format version."),
+  network: described(Schema.String, "The chain, `sui:<network>`."),
   /** The package's original id: the one its types and events are named under. */
-  packageId: ObjectId,
+  packageId: described(ObjectId, "The spend_account package's original id."),
   /** The id `pay` is called at: the package version in use, equal to `packageId` before any upgrade. */
-  publishedAt: ObjectId,
+  publishedAt: described(ObjectId, "The package id calls are made at."),
   /** The package's shared `Registry`, so the manifest names the whole `SpendAccountPackage`. */
-  registryId: ObjectId,
-  apiBaseUrl: Schema.String,
-  delegatedSignerId: DelegatedSignerId,
-  delegate: SuiAddress,
-  grants: Schema.Array(ManifestGrant),
-  policy: Schema.Array(PolicyRule)
+  registryId: described(ObjectId, "The gateway's registry object on chain."),
+  apiBaseUrl: described(Schema.String, "The gateway's base URL."),
+  delegatedSignerId: described(DelegatedSignerId, "The signer this manifest is for."),
+  delegate: described(SuiAddress, "The agent's Sui address, the grants' delegate."),
+  grants: described(Schema.Array(ManifestGrant), "What the agent may pay with, one grant per asset."),
+  policy: described(Schema.Array(PolicyRule), "The owner's policy rules the agent must keep to (the gateway enforces them too).")
 })
 export type ConnectionManifest = typeof ConnectionManifest.Type

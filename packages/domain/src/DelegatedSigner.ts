@@ -1,4 +1,5 @@
 import { Schema } from "effect"
+import { described } from "./Doc.ts"
 import { AssetScope } from "./AssetScope.ts"
 import { Grant, GrantView, OnChainPolicyId, PreparedGrant, PreparedGrantChange } from "./Grant.ts"
 import { DelegatedSignerId, GrantId, PolicyId, ProfileId } from "./Ids.ts"
@@ -20,10 +21,10 @@ export const IdempotencyKey = Schema.String.pipe(
 )
 
 export const CreateDelegatedSigner = Schema.Struct({
-  agentAddress: SuiAddress,
-  name: Schema.optionalKey(Schema.String.pipe(Schema.check(Schema.isMaxLength(Limits.nameLength)))),
-  profileIds: Schema.optionalKey(Schema.Array(ProfileId).pipe(Schema.check(Schema.isMaxLength(Limits.idsPerList)))),
-  policyIds: Schema.optionalKey(Schema.Array(PolicyId).pipe(Schema.check(Schema.isMaxLength(Limits.idsPerList)))),
+  agentAddress: described(SuiAddress, "The agent's Sui address: the delegate the grants will let pay."),
+  name: Schema.optionalKey(described(Schema.String.pipe(Schema.check(Schema.isMaxLength(Limits.nameLength))), "Your name for this signer; at most 100 characters.")),
+  profileIds: Schema.optionalKey(described(Schema.Array(ProfileId).pipe(Schema.check(Schema.isMaxLength(Limits.idsPerList))), "Profiles whose asset scopes and policies the signer starts from.")),
+  policyIds: Schema.optionalKey(described(Schema.Array(PolicyId).pipe(Schema.check(Schema.isMaxLength(Limits.idsPerList))), "Your policies the grants are created under: which services, methods, paths, recipients and assets the agent may pay.")),
   assetScopes: Schema.Array(AssetScope).pipe(
     Schema.check(Schema.isMinLength(1), Schema.isMaxLength(Limits.assetScopes)),
     Schema.check(
@@ -39,47 +40,47 @@ export const CreateDelegatedSigner = Schema.Struct({
       })
     )
   ),
-  idempotencyKey: Schema.optionalKey(IdempotencyKey)
+  idempotencyKey: Schema.optionalKey(described(IdempotencyKey, "Repeat a create with the same key to get the same signer back instead of a second one."))
 })
 export type CreateDelegatedSigner = typeof CreateDelegatedSigner.Type
 
 export const CreatedDelegatedSigner = Schema.Struct({
-  status: SignerStatus,
-  delegatedSignerId: DelegatedSignerId,
-  agentAddress: SuiAddress,
-  name: Schema.String,
-  method: Schema.Literal("delegated_key"),
-  idempotentReplay: Schema.Boolean,
-  grants: Schema.Array(PreparedGrant)
+  status: described(SignerStatus, "The signer's status: pending until every grant's create transaction is finalized."),
+  delegatedSignerId: described(DelegatedSignerId, "The new signer's id."),
+  agentAddress: described(SuiAddress, "The agent's Sui address: the delegate the grants let pay."),
+  name: described(Schema.String, "The owner's name for this signer."),
+  method: described(Schema.Literal("delegated_key"), "How the agent signs: its own key, as the grants' delegate."),
+  idempotentReplay: described(Schema.Boolean, "True when this answers a repeated request with the same idempotencyKey: nothing new was created."),
+  grants: described(Schema.Array(PreparedGrant), "One prepared grant per asset scope: sign each one's transaction kind in the owner's wallet, execute it, then finalize with its digest.")
 })
 export type CreatedDelegatedSigner = typeof CreatedDelegatedSigner.Type
 
 export const DelegatedSignerView = Schema.Struct({
-  id: DelegatedSignerId,
-  name: Schema.String,
-  agentAddress: SuiAddress,
-  method: Schema.Literal("delegated_key"),
-  status: SignerStatus,
-  profileIds: Schema.Array(ProfileId),
-  policyIds: Schema.Array(PolicyId),
-  grants: Schema.Array(GrantView),
-  createdAt: Schema.String,
-  updatedAt: Schema.String
+  id: described(DelegatedSignerId, "The signer's id."),
+  name: described(Schema.String, "The owner's name for this signer."),
+  agentAddress: described(SuiAddress, "The agent's Sui address: the delegate the grants let pay."),
+  method: described(Schema.Literal("delegated_key"), "How the agent signs: its own key, as the grants' delegate."),
+  status: described(SignerStatus, "The signer's status, from its grants' (pending, active, paused, revoked, expired, failed)."),
+  profileIds: described(Schema.Array(ProfileId), "The profiles the signer was created from."),
+  policyIds: described(Schema.Array(PolicyId), "The owner's policies the signer's grants were created under."),
+  grants: described(Schema.Array(GrantView), "The signer's grants, one per asset."),
+  createdAt: described(Schema.String, "When the signer was created (ISO 8601)."),
+  updatedAt: described(Schema.String, "When it last changed (ISO 8601).")
 })
 export type DelegatedSignerView = typeof DelegatedSignerView.Type
 
 export const DelegatedSignerList = Schema.Struct({
-  delegatedSigners: Schema.Array(DelegatedSignerView),
-  nextCursor: Schema.NullOr(Schema.String)
+  delegatedSigners: described(Schema.Array(DelegatedSignerView), "The owner's signers on this page, newest first."),
+  nextCursor: described(Schema.NullOr(Schema.String), "Pass as cursor for the next page; null on the last page.")
 })
 
-export const DelegatedSignerEnvelope = Schema.Struct({ delegatedSigner: DelegatedSignerView })
+export const DelegatedSignerEnvelope = Schema.Struct({ delegatedSigner: described(DelegatedSignerView, "The signer.") })
 
 /** Revoke, pause and resume prepare share one shape. */
 export const PreparedChange = Schema.Struct({
-  status: SignerStatus,
-  delegatedSignerId: DelegatedSignerId,
-  grants: Schema.Array(PreparedGrantChange)
+  status: described(SignerStatus, "The signer's status now; it changes when the prepared transactions are finalized."),
+  delegatedSignerId: described(DelegatedSignerId, "The signer changed."),
+  grants: described(Schema.Array(PreparedGrantChange), "One prepared change per grant: sign and execute each transaction kind, then finalize it with its digest.")
 })
 export type PreparedChange = typeof PreparedChange.Type
 
@@ -91,13 +92,13 @@ export const FinalizeRequest = Schema.Struct({
 
 /** Every finalize (create, revoke, pause, resume) answers in this shape. */
 export const FinalizeResult = Schema.Struct({
-  delegatedSignerId: DelegatedSignerId,
-  grantId: GrantId,
-  asset: CoinType,
-  grantObjectId: ObjectId,
-  alreadyFinalized: Schema.Boolean,
-  status: GrantStatus,
-  signerStatus: SignerStatus
+  delegatedSignerId: described(DelegatedSignerId, "The signer the grant belongs to."),
+  grantId: described(GrantId, "The gateway's grant id."),
+  asset: described(CoinType, "The grant's coin type."),
+  grantObjectId: described(ObjectId, "The Grant object on chain."),
+  alreadyFinalized: described(Schema.Boolean, "True when this digest had been finalized before: nothing changed."),
+  status: described(GrantStatus, "The grant's status after the change."),
+  signerStatus: described(SignerStatus, "The signer's status after the change.")
 })
 export type FinalizeResult = typeof FinalizeResult.Type
 
@@ -105,7 +106,7 @@ export const ListQuery = Schema.Struct({
   limit: Schema.optionalKey(
     Schema.NumberFromString.pipe(Schema.check(Schema.isInt(), Schema.isBetween({ minimum: 1, maximum: 200 })))
   ),
-  cursor: Schema.optionalKey(Schema.String.pipe(Schema.check(Schema.isMaxLength(200))))
+  cursor: Schema.optionalKey(described(Schema.String.pipe(Schema.check(Schema.isMaxLength(200))), "A previous page's nextCursor."))
 })
 
 /**

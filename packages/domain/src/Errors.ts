@@ -23,11 +23,23 @@ export const httpStatus = {
 } as const
 
 const fields = <Code extends keyof typeof httpStatus>(code: Code) => ({
-  _tag: Schema.tagDefaultOmit(code),
-  ok: Schema.Literal(false).pipe(Schema.withConstructorDefault(Effect.succeed(false as const))),
-  code: Schema.Literal(code).pipe(Schema.withConstructorDefault(Effect.succeed(code))),
-  message: Schema.String,
-  reason: Schema.String
+  _tag: Schema.tagDefaultOmit(code).annotateKey({ description: "Never sent: the code tells errors apart." }),
+  ok: Schema.Literal(false).pipe(Schema.withConstructorDefault(Effect.succeed(false as const))).annotateKey({
+    description: "Always false on an error.",
+    examples: [false]
+  }),
+  code: Schema.Literal(code).pipe(Schema.withConstructorDefault(Effect.succeed(code))).annotateKey({
+    description: "The spec's error code: what kind of failure this is.",
+    examples: [code]
+  }),
+  message: Schema.String.annotate({
+    description: "What happened and what to do next, for a person; when a payment is involved, what happened to the money.",
+    examples: ["The request is invalid: fix body.price (see reason)"]
+  }),
+  reason: Schema.String.annotate({
+    description: "The exact condition, for a program: a snake_case reason, or `<where>: <what>` for an invalid field.",
+    examples: ["body.price: Expected a whole number of atomic units"]
+  })
 })
 
 export class Unauthenticated extends Schema.Error<Unauthenticated>("Unauthenticated")(

@@ -1,4 +1,5 @@
 import { Schema } from "effect"
+import { described } from "./Doc.ts"
 import { SuiAddress } from "./SuiAddress.ts"
 
 const Base64 = Schema.String.pipe(
@@ -11,9 +12,9 @@ const Base64 = Schema.String.pipe(
  */
 export const GasStationRequest = Schema.Struct({
   /** Base64 BCS `TransactionKind`: the payment's commands alone, no gas. */
-  transactionKind: Base64,
+  transactionKind: described(Base64, "The payment's transaction kind (no gas), base64."),
   /** The payer: the transaction's sender, whose signature the gateway will verify. */
-  sender: SuiAddress
+  sender: described(SuiAddress, "The agent that will sign the sponsored transaction.")
 })
 export type GasStationRequest = typeof GasStationRequest.Type
 
@@ -23,11 +24,11 @@ export type GasStationRequest = typeof GasStationRequest.Type
  */
 export const GasStationResponse = Schema.Struct({
   /** Base64 BCS `TransactionData`. */
-  transaction: Base64,
-  sender: SuiAddress,
-  sponsor: SuiAddress,
-  gasBudget: Schema.String,
+  transaction: described(Base64, "The whole transaction with the sponsor's gas, base64: sign it and present it with the payment."),
+  sender: described(SuiAddress, "The agent that must sign it."),
+  sponsor: described(SuiAddress, "The gateway's sponsor address that pays the gas."),
+  gasBudget: described(Schema.String, "The most gas the sponsor pays (MIST)."),
   /** After this (ISO 8601) the sponsor no longer holds the gas coin, and the transaction is not settled. */
-  expiresAt: Schema.String
+  expiresAt: described(Schema.String, "Present the signed payment before this time (ISO 8601).")
 })
 export type GasStationResponse = typeof GasStationResponse.Type

@@ -64,7 +64,16 @@ export const GrantView = Schema.Struct({
    */
   spentThisWindowAtomic: Schema.NullOr(AtomicAmount),
   /** When the current window ends and the next starts afresh (ISO 8601); null as `spentThisWindowAtomic`. */
-  windowResetsAt: Schema.NullOr(Schema.String)
+  windowResetsAt: Schema.NullOr(Schema.String),
+  /**
+   * The create kind prepared for this grant, present only while it is pending, so a page reloaded
+   * before the owner signed can still sign it (then finalize with its digest).
+   */
+  createTxKindBytes: Schema.optionalKey(Schema.String.annotate({
+    description:
+      "Present only while the grant is pending: the TransactionKind (base64 BCS) the create answered, for the owner to sign and execute with their address as sender, then finalize with its digest at POST /v1/delegated-signers/{id}/grants/{grantId}/finalize. It aborts on chain once the pending window has passed; the grant then reads failed and the field is gone.",
+    examples: ["AAACAQAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAQ=="]
+  }))
 })
 export type GrantView = typeof GrantView.Type
 

@@ -1,4 +1,5 @@
 import { Schema } from "effect"
+import { described } from "./Doc.ts"
 import { CoinType } from "./CoinType.ts"
 import { PolicyId, ProfileId, ServiceId } from "./Ids.ts"
 import { SuiAddress } from "./SuiAddress.ts"
@@ -10,38 +11,38 @@ const bounded = <S extends Schema.Top>(item: S) => Schema.Array(item).pipe(Schem
  * payment must match every non-empty list of at least one rule of the snapshot.
  */
 export const PolicyRule = Schema.Struct({
-  serviceIds: bounded(ServiceId),
-  methods: bounded(Schema.Literals(["GET", "POST", "PUT", "PATCH", "DELETE"])),
-  paths: bounded(Schema.String.pipe(Schema.check(Schema.isMaxLength(500)))),
-  recipients: bounded(SuiAddress),
-  assets: bounded(CoinType)
+  serviceIds: described(bounded(ServiceId), "Services the agent may pay; empty for any."),
+  methods: described(bounded(Schema.Literals(["GET", "POST", "PUT", "PATCH", "DELETE"])), "HTTP methods it may pay for; empty for any."),
+  paths: described(bounded(Schema.String.pipe(Schema.check(Schema.isMaxLength(500)))), "Service paths it may pay for; empty for any."),
+  recipients: described(bounded(SuiAddress), "Addresses it may pay; empty for any."),
+  assets: described(bounded(CoinType), "Coin types it may pay in; empty for any.")
 })
 export type PolicyRule = typeof PolicyRule.Type
 
 export const CreatePolicy = Schema.Struct({
-  name: Schema.String.pipe(Schema.check(Schema.isMinLength(1), Schema.isMaxLength(100))),
-  rule: PolicyRule
+  name: described(Schema.String.pipe(Schema.check(Schema.isMinLength(1), Schema.isMaxLength(100))), "Your name for the policy; 1 to 100 characters."),
+  rule: described(PolicyRule, "What a payment must match: each list empty for any.")
 })
 
 export const Policy = Schema.Struct({
-  id: PolicyId,
-  name: Schema.String,
-  onChainPolicyId: Schema.Number,
-  rule: PolicyRule,
-  createdAt: Schema.String
+  id: described(PolicyId, "The policy's id."),
+  name: described(Schema.String, "Your name for the policy."),
+  onChainPolicyId: described(Schema.Number, "The number grants carry on chain for this policy."),
+  rule: described(PolicyRule, "What a payment must match: each list empty for any."),
+  createdAt: described(Schema.String, "When it was created (ISO 8601).")
 })
 export type Policy = typeof Policy.Type
 
 export const CreateProfile = Schema.Struct({
-  name: Schema.String.pipe(Schema.check(Schema.isMinLength(1), Schema.isMaxLength(100))),
-  policyIds: Schema.Array(PolicyId).pipe(Schema.check(Schema.isMinLength(1), Schema.isMaxLength(32)))
+  name: described(Schema.String.pipe(Schema.check(Schema.isMinLength(1), Schema.isMaxLength(100))), "Your name for the profile; 1 to 100 characters."),
+  policyIds: described(Schema.Array(PolicyId).pipe(Schema.check(Schema.isMinLength(1), Schema.isMaxLength(32))), "The policies a signer created from this profile is held to.")
 })
 
 export const Profile = Schema.Struct({
-  id: ProfileId,
-  name: Schema.String,
-  policyIds: Schema.Array(PolicyId),
-  createdAt: Schema.String
+  id: described(ProfileId, "The profile's id."),
+  name: described(Schema.String, "Your name for the profile."),
+  policyIds: described(Schema.Array(PolicyId), "The policies a signer created from it is held to."),
+  createdAt: described(Schema.String, "When it was created (ISO 8601).")
 })
 export type Profile = typeof Profile.Type
 

@@ -1,29 +1,30 @@
 import { Schema } from "effect"
+import { described } from "./Doc.ts"
 import { AtomicAmount, PositiveAtomicAmount } from "./Amount.ts"
 import { CoinType } from "./CoinType.ts"
 import { ObjectId, SuiAddress } from "./SuiAddress.ts"
 
 /** An owner's on-chain `Pool<T>` for one coin type, as the chain reports it. */
 export const SpendAccount = Schema.Struct({
-  coinType: CoinType,
-  pool: ObjectId,
+  coinType: described(CoinType, "The coin type the pool holds."),
+  pool: described(ObjectId, "The owner's Pool object on chain."),
   /** The package's shared Registry, which every call into the pool names first (its package version gates the call). */
-  registry: ObjectId,
-  balance: AtomicAmount
+  registry: described(ObjectId, "The gateway's registry the pool is derived from."),
+  balance: described(AtomicAmount, "What the pool holds now, in atomic units.")
 })
 
 export type SpendAccount = typeof SpendAccount.Type
 
-export const SpendAccountList = Schema.Struct({ spendAccounts: Schema.Array(SpendAccount) })
+export const SpendAccountList = Schema.Struct({ spendAccounts: described(Schema.Array(SpendAccount), "The owner's pools.") })
 
 export const PrepareSpendAccount = Schema.Struct({
-  asset: CoinType,
-  depositAtomic: PositiveAtomicAmount
+  asset: described(CoinType, "The coin type to fund."),
+  depositAtomic: described(PositiveAtomicAmount, "How much to deposit, in atomic units.")
 })
 
 export const PreparedSpendAccount = Schema.Struct({
-  asset: CoinType,
-  moveTarget: Schema.String,
-  txKindBytes: Schema.String,
-  sender: SuiAddress
+  asset: described(CoinType, "The coin type funded."),
+  moveTarget: described(Schema.String, "The Move function the transaction calls."),
+  txKindBytes: described(Schema.String, "The transaction kind to sign and execute in the owner's wallet, base64."),
+  sender: described(SuiAddress, "Who must sign it: the owner.")
 })

@@ -1,4 +1,5 @@
 import { Schema } from "effect"
+import { described } from "./Doc.ts"
 import { AtomicAmount, PositiveAtomicAmount } from "./Amount.ts"
 import { MAX_PERIOD_MS, MIN_PERIOD_MS, WindowKind, type WindowTerms } from "./chain/GrantWindow.ts"
 
@@ -28,9 +29,9 @@ export const PeriodMs = Schema.Number.pipe(
 
 /** What an owner asks for on create: exactly one of `period` and `periodMs`. */
 export const SpendingWindow = Schema.Struct({
-  limitAtomic: PositiveAtomicAmount,
-  period: Schema.optionalKey(WindowPeriod),
-  periodMs: Schema.optionalKey(PeriodMs)
+  limitAtomic: described(PositiveAtomicAmount, "At most this much may be paid per window, in atomic units of the asset."),
+  period: Schema.optionalKey(described(WindowPeriod, "A named window (day, week, calendar_month); or give periodMs.")),
+  periodMs: Schema.optionalKey(described(PeriodMs, "A fixed window length in milliseconds; or give period."))
 }).pipe(
   Schema.check(
     Schema.makeFilter((w) =>
@@ -45,9 +46,9 @@ export type SpendingWindow = typeof SpendingWindow.Type
 
 /** A grant's window in list, get and manifest answers: `period` names it when it has a name, `periodMs` is null for a calendar month. */
 export const SpendingWindowView = Schema.Struct({
-  limitAtomic: AtomicAmount,
-  period: Schema.NullOr(WindowPeriod),
-  periodMs: Schema.NullOr(Schema.Number)
+  limitAtomic: described(AtomicAmount, "At most this much may be paid per window, in atomic units of the asset."),
+  period: described(Schema.NullOr(WindowPeriod), "A named window: day, week, or calendar_month; null when periodMs is used."),
+  periodMs: described(Schema.NullOr(Schema.Number), "A fixed window length in milliseconds; null for a named period.")
 })
 export type SpendingWindowView = typeof SpendingWindowView.Type
 

@@ -106,6 +106,16 @@ const sharedVersionOf = (object: ChainObject): Option.Option<bigint> =>
   object.owner.$kind === "Shared" ? Option.some(BigInt(object.owner.Shared.initialSharedVersion)) : Option.none()
 
 /**
+ * A coin's decimals from its metadata (gRPC `GetCoinInfo`). The SDK answers a failed read as "no metadata", so
+ * none means either; registration then keeps the seller's value rather than refusing it.
+ */
+const coinDecimals = (client: ClientWithCoreApi, coinType: string) =>
+  Effect.map(
+    node("getCoinMetadata", (signal) => client.core.getCoinMetadata({ coinType, signal }), { attributes: { coinType } }),
+    ({ coinMetadata }) => Option.fromNullishOr(coinMetadata?.decimals)
+  ).pipe(Effect.withSpan("SuiChain.coinDecimals", { attributes: { coinType } }))
+
+/**
  * The `Chain` over Sui's core API (`client.core.*`): a full node through
  * `SuiGrpcClient`, or LocalLedger behind the same protocol in local mode. Pools
  * sit at ids derived from the Registry and (owner, coin type), so finding one
@@ -327,6 +337,7 @@ export const layer = (config: SuiChainConfig): Layer.Layer<Chain> =>
       getTransaction,
       readGrants,
       readSession,
+      coinDecimals: (coinType) => coinDecimals(client, coinType),
       sharedVersion: (objectId) =>
         Effect.map(sharedObject(objectId), ({ ref }) => ref.initialSharedVersion).pipe(Effect.withSpan("SuiChain.sharedVersion", { attributes: { objectId } }))
     })

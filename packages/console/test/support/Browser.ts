@@ -19,8 +19,8 @@ export const ensureConsoleBuilt = async () => {
 }
 
 /** A fixed test key per role, so each run's wallets are the same accounts. */
-export const testKey = (role: "owner" | "seller" | "sponsored" | "sessions") => {
-  const seed = new Uint8Array(32).fill({ owner: 1, seller: 2, sponsored: 3, sessions: 4 }[role])
+export const testKey = (role: "owner" | "seller" | "sponsored" | "sessions" | "pending") => {
+  const seed = new Uint8Array(32).fill({ owner: 1, seller: 2, sponsored: 3, sessions: 4, pending: 5 }[role])
   return { seed, keypair: Ed25519Keypair.fromSecretKey(seed) }
 }
 
@@ -72,6 +72,27 @@ export const connectAndSignIn = async (page: Page, baseUrl: string) => {
   await page.goto(baseUrl)
   await page.locator("mysten-dapp-kit-connect-button button").first().click()
   await page.getByText("Console Test Wallet").click()
+  await page.locator("#sign-in").click()
+  await page.locator("#who", { hasText: "Signed in as" }).waitFor()
+}
+
+/** A page of a fresh browser context with no wallet at all: what a newcomer without an extension sees. */
+export const plainPage = async (browser: Browser, viewport = { width: 1200, height: 900 }) => {
+  const context = await browser.newContext({ viewport })
+  const page = await context.newPage()
+  const problems: Array<string> = []
+  page.on("pageerror", (error) => problems.push(`page error: ${error.message}`))
+  page.on("console", (message) => {
+    if (message.type() === "error" && !message.text().startsWith("Failed to load resource")) problems.push(`console error: ${message.text()} at ${message.location().url}`)
+  })
+  return { page, problems }
+}
+
+/** Connects the console's own development wallet (local mode) through dApp Kit's connect dialog, then signs in with it. */
+export const connectDevWalletAndSignIn = async (page: Page, baseUrl: string) => {
+  await page.goto(baseUrl)
+  await page.locator("mysten-dapp-kit-connect-button button").first().click()
+  await page.locator("mysten-dapp-kit-connect-modal").getByText("Development wallet (local mode)").first().click()
   await page.locator("#sign-in").click()
   await page.locator("#who", { hasText: "Signed in as" }).waitFor()
 }

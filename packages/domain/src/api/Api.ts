@@ -3,6 +3,7 @@ import { AuthApi } from "./Auth.ts"
 import { DelegatedSignersApi } from "./DelegatedSigners.ts"
 import { DiscoveryApi } from "./Discovery.ts"
 import { GasStationApi } from "./GasStation.ts"
+import { MyServicesApi } from "./MyServices.ts"
 import { PaymentSessionsApi } from "./PaymentSessions.ts"
 import { withPaidCallPath } from "./PaidCallOpenApi.ts"
 import { PoliciesApi } from "./Policies.ts"
@@ -24,6 +25,7 @@ export class Api extends HttpApi.make("gateway")
   .add(GasStationApi)
   .add(PaymentSessionsApi)
   .add(SellersApi)
+  .add(MyServicesApi)
   .add(ServicesApi)
   .add(DiscoveryApi)
   .middleware(RequestErrors)

@@ -107,24 +107,24 @@ const operation = (method: string) => ({
 })
 
 const termsProperties = {
-  network: { type: "string", examples: ["sui:testnet"] },
-  amount: { type: "string", description: "Atomic units of asset." },
-  asset: { type: "string", description: "The coin type." },
-  payTo: { type: "string" },
-  maxTimeoutSeconds: { type: "number" }
+  network: { type: "string", description: "The chain to pay on, `sui:<network>`.", examples: ["sui:testnet"] },
+  amount: { type: "string", description: "The price in atomic units of asset (a decimal string: \"1000\" is 0.000001 SUI).", examples: ["1000"] },
+  asset: { type: "string", description: "The coin type to pay in.", examples: ["0x2::sui::SUI"] },
+  payTo: { type: "string", description: "The seller's Sui address the payment goes to." },
+  maxTimeoutSeconds: { type: "number", description: "How long the offer stands: pay and present within this many seconds.", examples: [300] }
 }
 
 const extraRequired = ["paymentFlow", "assetTransferMethod", "nonce", "serviceId", "method", "path", "resourceUrl", "packageId", "publishedAt", "expiresAt"]
 
 const extraProperties = {
-  assetTransferMethod: { const: "spend_account::pay" },
-  serviceId: { type: "string" },
-  method: { type: "string" },
-  path: { type: "string" },
-  resourceUrl: { type: "string" },
+  assetTransferMethod: { const: "spend_account::pay", description: "The Move call that pays: the delegate's grant pays from the owner's pool." },
+  serviceId: { type: "string", description: "The catalog service this offer is for." },
+  method: { type: "string", description: "The HTTP method the paid call must use.", examples: ["GET"] },
+  path: { type: "string", description: "The seller's path the paid call is forwarded to.", examples: ["/v1/answer"] },
+  resourceUrl: { type: "string", description: "The URL to call again with the payment credential." },
   packageId: { type: "string", description: "The package's original id." },
   publishedAt: { type: "string", description: "The package id pay is called at." },
-  expiresAt: { type: "string", format: "date-time" }
+  expiresAt: { type: "string", format: "date-time", description: "When the challenge expires: a payment made on chain after it is refused (and recorded)." }
 }
 
 const offerRequired = ["scheme", "network", "amount", "asset", "payTo", "maxTimeoutSeconds", "extra"]
@@ -133,20 +133,26 @@ const schemas = {
   PaymentErrorBody: {
     type: "object",
     required: ["ok", "code", "message"],
-    properties: { ok: { const: false }, code: { type: "string" }, message: { type: "string" }, reason: { type: "string" } }
+    properties: {
+      ok: { const: false, description: "Always false on an error." },
+      code: { type: "string", description: "The spec's error code.", examples: ["INVALID"] },
+      message: { type: "string", description: "What happened, what to do next, and what happened to the money." },
+      reason: { type: "string", description: "The exact condition, for a program.", examples: ["payment_signature_not_base64"] }
+    }
   },
   PaidCallExactOffer: {
     type: "object",
     description: "x402's exact scheme on Sui (sign-first, the default): sign the payment, do not execute it; present { signature, transaction }.",
     required: offerRequired,
     properties: {
-      scheme: { const: "exact" },
+      scheme: { const: "exact", description: "Sign-first: sign the payment transaction, the gateway executes it." },
       ...termsProperties,
       extra: {
         type: "object",
+        description: "The challenge's own terms: what the payment's memo and the paid call must match.",
         required: extraRequired,
         properties: {
-          paymentFlow: { const: "authorization" },
+          paymentFlow: { const: "authorization", description: "The payer signs; the gateway executes." },
           nonce: { type: "string", description: "The memo of the pay call (its UTF-8 bytes); one signed payment per challenge." },
           ...extraProperties,
           gasStation: { type: "string", description: "POST { transactionKind, sender } here to have the gateway's sponsor pay the gas; absent when it sponsors none." }
@@ -159,13 +165,14 @@ const schemas = {
     description: "Upfront: execute the payment, wait for the checkpoint, present { digest, proof, binding? }.",
     required: offerRequired,
     properties: {
-      scheme: { const: "sui-delegate" },
+      scheme: { const: "sui-delegate", description: "Upfront: execute the payment yourself, then present its digest." },
       ...termsProperties,
       extra: {
         type: "object",
+        description: "The challenge's own terms: what the payment's memo and the paid call must match.",
         required: extraRequired,
         properties: {
-          paymentFlow: { const: "upfront" },
+          paymentFlow: { const: "upfront", description: "The payer executes before presenting." },
           nonce: { type: "string", description: "The memo of the pay call (its UTF-8 bytes); each payment of this challenge is served once." },
           ...extraProperties
         }
@@ -177,20 +184,32 @@ const schemas = {
     description: "The error fields and the x402 PaymentRequired of the PAYMENT-REQUIRED header.",
     required: ["ok", "code", "message", "x402Version", "resource", "accepts"],
     properties: {
-      ok: { const: false },
-      code: { const: "PAYMENT_REQUIRED" },
-      message: { type: "string" },
-      reason: { type: "string" },
-      x402Version: { const: 2 },
-      error: { type: "string" },
-      resource: { type: "object", properties: { url: { type: "string" }, description: { type: "string" }, mimeType: { type: "string" } } },
+      ok: { const: false, description: "Always false: the call is not answered until it is paid." },
+      code: { const: "PAYMENT_REQUIRED", description: "The call needs a payment; nothing was charged." },
+      message: { type: "string", description: "What to do: pay one of accepts and call again with the credential." },
+      reason: { type: "string", description: "Why a fresh challenge was issued (none presented, expired, unknown challenge…)." },
+      x402Version: { const: 2, description: "The x402 protocol version." },
+      error: { type: "string", description: "x402's reason for the challenge, as reason." },
+      resource: {
+        type: "object",
+        description: "The paid resource.",
+        properties: {
+          url: { type: "string", description: "The URL being paid for." },
+          description: { type: "string", description: "The service's description." },
+          mimeType: { type: "string", description: "The content type of its answer." }
+        }
+      },
       accepts: {
         type: "array",
         description: "Two offers of the same terms and nonce: first exact (sign-first), then sui-delegate (upfront).",
         minItems: 2,
         prefixItems: [{ $ref: "#/components/schemas/PaidCallExactOffer" }, { $ref: "#/components/schemas/PaidCallSuiDelegateOffer" }]
       },
-      extensions: { type: "object", properties: { bazaar: { type: "object" } } }
+      extensions: {
+        type: "object",
+        description: "x402 extensions.",
+        properties: { bazaar: { type: "object", description: "Discovery metadata for x402 bazaar indexes." } }
+      }
     }
   }
 }

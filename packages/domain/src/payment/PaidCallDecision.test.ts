@@ -299,7 +299,7 @@ describe("decidePaidCall serves", () => {
     assert.deepStrictEqual(needs, [
       { _tag: "AskedCall", serviceId: SERVICE, revision: 3 },
       { _tag: "RecordedPayment" },
-      { _tag: "ChainPayment", amount: 40n, recipient: PAY_TO, nonce: NONCE },
+      { _tag: "ChainPayment", amount: 40n, recipient: PAY_TO, nonce: NONCE, challengeExpiresAtMs: EXPIRES_AT },
       { _tag: "Possession", payer: DELEGATE },
       { _tag: "PayingGrant", grantObjectId: "0xgrantobject" },
       {

@@ -76,7 +76,14 @@ export type PaidCallNeed =
   | { readonly _tag: "AskedCall"; readonly serviceId: string; readonly revision: number }
   | { readonly _tag: "RecordedPayment" }
   /** The transaction, verified against these terms. */
-  | { readonly _tag: "ChainPayment"; readonly amount: bigint; readonly recipient: string; readonly nonce: string }
+  | {
+    readonly _tag: "ChainPayment"
+    readonly amount: bigint
+    readonly recipient: string
+    readonly nonce: string
+    /** The challenge's expiry: a digest the chain still does not know well after it was mistyped or never sent. */
+    readonly challengeExpiresAtMs: number
+  }
   /** Whether the proof is this payer's signature. */
   | { readonly _tag: "Possession"; readonly payer: string }
   | { readonly _tag: "PayingGrant"; readonly grantObjectId: string }
@@ -204,7 +211,13 @@ const claimOf = (
 
 /** A payment not recorded yet: verified on chain against the challenge's own terms, then accepted or refused. */
 const decideNew = (facts: PaidCallFacts, challenge: ChallengeClaims, asked: AskedCall): PaidCallDecision => {
-  if (facts.paid === undefined) return gather({ _tag: "ChainPayment", amount: asked.price, recipient: asked.payTo, nonce: facts.nonce })
+  if (facts.paid === undefined) return gather({
+      _tag: "ChainPayment",
+      amount: asked.price,
+      recipient: asked.payTo,
+      nonce: facts.nonce,
+      challengeExpiresAtMs: challenge.expiresAtMs
+    })
   const paid = facts.paid
   // Before anything is written: a credential that does not prove possession leaves the payment redeemable by its payer.
   if (facts.proven === undefined) return gather({ _tag: "Possession", payer: paid.delegate })

@@ -14,10 +14,10 @@ import { unknownService } from "./UnknownService.ts"
 /** New terms for the owner's service, as its draft: callers keep reading the active revision until it is activated. */
 export const editService = Effect.fn("Catalog.edit")(function*(owner: SuiAddress, id: ServiceId, body: RegisterService) {
   const current = yield* ownedService(owner, id)
-  yield* checkRegistration(body)
+  const terms = yield* checkRegistration(body)
   const newest = Option.orElse(current.draft, () => current.active)
   const kept = Option.match(newest, { onNone: () => null, onSome: (r) => r.sealedCredential })
-  const revision = yield* sealedRevision(owner, id, body, kept)
+  const revision = yield* sealedRevision(owner, id, terms, kept)
   const added = yield* (yield* CatalogRepo).addRevision({ id, owner, revision, now: new Date(yield* Clock.currentTimeMillis) })
   if (Option.isNone(added)) return yield* unknownService()
   yield* (yield* CatalogChanges).publish(id)

@@ -16,9 +16,9 @@ import { entrySite } from "./ServiceEntry.ts"
 /** A new service, as a draft of its seller's, unless the seller already holds as many drafts as allowed. */
 export const registerService = Effect.fn("Catalog.register")(function*(owner: SuiAddress, body: RegisterService) {
   const config = yield* AppConfig
-  yield* checkRegistration(body)
+  const terms = yield* checkRegistration(body)
   const id = ServiceId.make(newId("svc"))
-  const revision = { revision: 1, ...(yield* sealedRevision(owner, id, body, null)) }
+  const revision = { revision: 1, ...(yield* sealedRevision(owner, id, terms, null)) }
   const now = new Date(yield* Clock.currentTimeMillis)
   if (!(yield* (yield* CatalogRepo).insertDraft({ id, owner, revision, now, maxDrafts: config.sellerMaxDrafts }))) {
     return yield* new Conflict({

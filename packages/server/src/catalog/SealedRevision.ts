@@ -1,5 +1,5 @@
 import { Effect } from "effect"
-import type { RegisterService } from "@gateway/domain/CatalogEntry"
+import type { RegisteredTerms } from "@gateway/domain/CatalogEntry"
 import { DEFAULT_SETTLEMENT } from "@gateway/domain/ServiceSettlement"
 import type { SuiAddress } from "@gateway/domain/SuiAddress"
 import { SellerCredentials } from "../upstream/SellerCredentials.ts"
@@ -10,7 +10,7 @@ import type { Revision } from "./StoredService.ts"
  * service and seller: a new one when given, none when null, and when
  * absent the one the service's newest revision holds (`kept`).
  */
-export const sealedRevision = Effect.fnUntraced(function*(owner: SuiAddress, id: string, body: RegisterService, kept: string | null) {
+export const sealedRevision = Effect.fnUntraced(function*(owner: SuiAddress, id: string, body: RegisteredTerms, kept: string | null) {
   const credentials = yield* SellerCredentials
   const { upstreamUrl, upstreamCredential, ...given } = body
   // Stored explicitly, so a revision's terms say how it settles even if the default ever changes.

@@ -1,9 +1,9 @@
 import { type Option, Schema } from "effect"
-import { RegisterService, ServiceStatus } from "@gateway/domain/CatalogEntry"
+import { ServiceStatus, ServiceTerms } from "@gateway/domain/CatalogEntry"
 import { TimestampIso } from "../storage/Codecs.ts"
 
 /** The terms of one immutable revision, as the seller registered them (upstream and its credential aside). */
-export const Terms = RegisterService.mapFields(({ upstreamUrl: _u, upstreamCredential: _c, ...terms }) => terms)
+export const Terms = ServiceTerms
 export type Terms = typeof Terms.Type
 
 /** The terms as their column holds them: JSON text. */

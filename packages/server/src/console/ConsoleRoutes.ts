@@ -50,9 +50,18 @@ const readAsset = async (file: string, cacheControl: string): Promise<Asset> => 
   return { contentType: contentTypes[extname(file)] ?? "application/octet-stream", cacheControl, identity, br, gzip }
 }
 
-/** The page's HTML naming the full node it reads the chain from (live mode), compressed again once. */
-const pageNaming = async (file: string, chainUrl: string): Promise<Asset> => {
-  const html = (await readFile(file, "utf8")).replace('<meta name="sui-grpc-url" content="">', `<meta name="sui-grpc-url" content="${encodeURI(chainUrl)}">`)
+/**
+ * The page's HTML as this gateway serves it, compressed again once: in live
+ * mode naming the full node it reads the chain from; in local mode (its own
+ * LocalLedger) saying so, which alone lets the page offer its development
+ * wallet. The template says "live", so only this rewrite can turn it on, and
+ * only when no SUI_GRPC_URL is set.
+ */
+const pageFor = async (file: string, chainUrl: string | undefined): Promise<Asset> => {
+  const template = await readFile(file, "utf8")
+  const html = chainUrl === undefined
+    ? template.replace('<meta name="gateway-mode" content="live">', '<meta name="gateway-mode" content="local">')
+    : template.replace('<meta name="sui-grpc-url" content="">', `<meta name="sui-grpc-url" content="${encodeURI(chainUrl)}">`)
   const identity = new TextEncoder().encode(html)
   return { contentType: contentTypes[".html"] ?? "", cacheControl: "no-cache", identity, br: brotliCompressSync(identity), gzip: gzipSync(identity) }
 }
@@ -60,7 +69,7 @@ const pageNaming = async (file: string, chainUrl: string): Promise<Asset> => {
 /** The built page by URL path: `/` and every `/console/<hashed name>`. */
 const loadDist = async (dist: string, chainUrl: string | undefined): Promise<ReadonlyMap<string, Asset>> => {
   const index = join(dist, "index.html")
-  const assets = new Map<string, Asset>([["/", chainUrl === undefined ? await readAsset(index, "no-cache") : await pageNaming(index, chainUrl)]])
+  const assets = new Map<string, Asset>([["/", await pageFor(index, chainUrl)]])
   for (const name of await readdir(join(dist, "console"))) {
     if (contentTypes[extname(name)] === undefined) continue
     // Names carry their content hash, so a cached copy is never stale.

@@ -26,7 +26,7 @@ export const llmsTxt = (origin: string, { count, services, nextCursor }: Catalog
     "",
     `- [Live services](${link("/v1/services")}): JSON list, \`?q=\` to search`,
     `- [Skill](${link("/SKILL.md")}): the safe discovery-and-payment procedure: pay sign-first (x402 \`exact\`, charged only after the seller answered) by default, upfront (\`sui-delegate\`) as the alternative, and sessions (\`sui-session\`: one deposit, a voucher per call) for many calls to one seller`,
-    `- [MCP server](${link("/mcp")}): Streamable HTTP MCP endpoint with the tools search_services, get_service_terms and how_to_pay; no sign-in needed`,
+    `- [MCP server](${link("/mcp")}): Streamable HTTP MCP endpoint with the tools search_services (\`query\`, \`limit\`, \`cursor\`), get_service_terms (\`serviceId\`) and how_to_pay; no sign-in needed`,
     `- [MCP server card](${link("/.well-known/mcp/server-card")}): how to connect to it (also at /.well-known/mcp.json)`,
     `- [OpenAPI](${link("/openapi.json")}): every route of the API`,
     "",

@@ -12,6 +12,7 @@ import { PaymentSessionsHandlers } from "../paidCalls/sessions/PaymentSessionsHa
 import { OwnerAuthLive } from "../owners/OwnerAuthLive.ts"
 import { DiscoveryHandlers } from "../discovery/DiscoveryHandlers.ts"
 import { SellersHandlers } from "../catalog/SellersHandlers.ts"
+import { MyServicesHandlers } from "../catalog/MyServicesHandlers.ts"
 import { ServicesHandlers } from "../catalog/ServicesHandlers.ts"
 import { RefuseNulUrls } from "./NulText.ts"
 import { PaidCallRoute } from "../paidCalls/PaidCallRoute.ts"
@@ -23,7 +24,7 @@ import { RequestErrorsLive } from "./RequestErrorsLive.ts"
 import { SystemHandlers } from "./SystemHandlers.ts"
 
 /** Groups behind an owner session (and auth, for sign-out) get the auth middleware provided to them, not beside them. */
-const OwnerGroups = Layer.mergeAll(AuthHandlers, DelegatedSignersHandlers, PoliciesHandlers, SpendAccountsHandlers, SellersHandlers, SponsorshipHandlers).pipe(
+const OwnerGroups = Layer.mergeAll(AuthHandlers, DelegatedSignersHandlers, PoliciesHandlers, SpendAccountsHandlers, SellersHandlers, MyServicesHandlers, SponsorshipHandlers).pipe(
   Layer.provide(OwnerAuthLive)
 )
 

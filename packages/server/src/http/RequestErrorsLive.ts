@@ -11,19 +11,30 @@ const formatter = SchemaIssue.makeFormatterStandardSchemaV1()
 
 const location = { Params: "path", Headers: "headers", Query: "query", Body: "body", Payload: "body", ResponseHeaders: "response" }
 
-/** Where a schema issue is and what it says; never the offending value. */
-const describe = (kind: keyof typeof location, issue: SchemaIssue.Issue) => {
-  const [first] = formatter(issue).issues
-  const path = (first?.path ?? []).map((key) => (typeof key === "object" ? String(key.key) : String(key)))
-  return `${[location[kind], ...path].join(".")}: ${first?.message ?? "invalid value"}`
-}
+/** Where each schema issue is and what it says; never the offending value. */
+const describe = (kind: keyof typeof location, issue: SchemaIssue.Issue): ReadonlyArray<string> =>
+  formatter(issue).issues.map((one) => {
+    const path = (one.path ?? []).map((key) => (typeof key === "object" ? String(key.key) : String(key)))
+    return `${[location[kind], ...path].join(".")}: ${one.message}`
+  })
 
 /**
  * A request that fails to decode is INVALID, with where it failed in `reason`
  * (e.g. `body.assetScopes.0.asset: Expected ...`), instead of effect's empty 400.
+ * An endpoint decoding with `errors: "all"` has every invalid field listed at
+ * once (`; `-separated), so a caller fixes them in one round; the message
+ * names the fields.
  */
-const toInvalid = (error: HttpApiError.HttpApiSchemaError) =>
-  Effect.fail(new Invalid({ message: "The request is invalid", reason: describe(error.kind, error.cause.issue) }))
+const toInvalid = (error: HttpApiError.HttpApiSchemaError) => {
+  const issues = describe(error.kind, error.cause.issue)
+  const fields = [...new Set(issues.map((line) => line.slice(0, line.indexOf(":"))))]
+  return Effect.fail(
+    new Invalid({
+      message: issues.length === 0 ? "The request is invalid" : `The request is invalid: fix ${fields.join(", ")} (see reason)`,
+      reason: issues.length === 0 ? `${location[error.kind]}: invalid value` : issues.join("; ")
+    })
+  )
+}
 
 const invalid = (reason: string) => new Invalid({ message: "The request is invalid", reason })
 

@@ -1,7 +1,7 @@
 import { Clock, Effect } from "effect"
 import { Chain } from "@gateway/chain/Chain"
 import type { CatalogEntry } from "@gateway/domain/CatalogEntry"
-import type { NotFound, Unavailable, VerificationError } from "@gateway/domain/Errors"
+import { Invalid, NotFinal, type NotFound, type Unavailable, type VerificationError } from "@gateway/domain/Errors"
 import type { AskedCall, GatheredFacts, PaidCallNeed } from "@gateway/domain/payment/PaidCallDecision"
 import { carriesBody } from "@gateway/domain/payment/PaidCallMethods"
 import { verifyPayment } from "@gateway/domain/verify/PaymentVerifier"
@@ -15,6 +15,25 @@ import { PaymentRepo } from "./PaymentRepo.ts"
 
 /** A forward still marked in flight this many upstream timeouts later belongs to a request that died (crash, lost store): it may be taken over. */
 const STALE_FORWARD_TIMEOUTS = 4
+
+/**
+ * How long after its challenge expired a digest the chain has never seen is still answered "not final, present
+ * again": a real payment is final within seconds, so by then the digest was mistyped or its transaction never
+ * reached the chain, and asking the payer to keep presenting it would loop forever.
+ */
+export const UNKNOWN_DIGEST_GRACE_MS = 5 * 60_000
+
+/** Past the bound, the chain's "unknown digest" becomes the payer's to check: INVALID, saying the money did not move. */
+const unknownForGood = (challengeExpiresAtMs: number) => (error: NotFinal | Unavailable) =>
+  Effect.gen(function*() {
+    if (!(error instanceof NotFinal) || error.reason !== "unknown_digest") return yield* Effect.fail(error)
+    if ((yield* Clock.currentTimeMillis) <= challengeExpiresAtMs + UNKNOWN_DIGEST_GRACE_MS) return yield* Effect.fail(error)
+    return yield* new Invalid({
+      message:
+        "The chain has never seen a transaction with this digest, and the challenge it would pay expired over 5 minutes ago: check the digest you sent (a mistyped or never-submitted transaction moved no money). If you did pay, present the digest your wallet reports",
+      reason: "digest_unknown_to_the_chain"
+    })
+  })
 
 /** What a challenge for this entry asks: the terms a payment of it is judged against. */
 export const askedCallOf = (entry: CatalogEntry): AskedCall => ({
@@ -45,7 +64,7 @@ export const gatherFact = Effect.fnUntraced(function*(
   request: PaidCallRequest,
   target: Forwardable,
   credential: PaymentCredential
-): Effect.fn.Return<GatheredFacts, NotFound | Unavailable | VerificationError, PaymentRepo | Catalog | Chain | SignerRepo | AppConfig> {
+): Effect.fn.Return<GatheredFacts, NotFound | Unavailable | VerificationError | Invalid, PaymentRepo | Catalog | Chain | SignerRepo | AppConfig> {
   const repo = yield* PaymentRepo
   switch (need._tag) {
     case "AskedCall":
@@ -54,7 +73,7 @@ export const gatherFact = Effect.fnUntraced(function*(
       return { recorded: yield* repo.findPayment(credential.digest) }
     case "ChainPayment": {
       const chain = yield* Chain
-      const tx = yield* chain.getTransaction(credential.digest)
+      const tx = yield* chain.getTransaction(credential.digest).pipe(Effect.catch(unknownForGood(need.challengeExpiresAtMs)))
       const paid = yield* verifyPayment({ pkg: chain.pkg, amount: need.amount, recipient: need.recipient, nonce: need.nonce }, tx)
       return { paid: { ...paid, paidAtMs: Number(tx.timestampMs) } }
     }

@@ -8,6 +8,7 @@ import { Catalog } from "../catalog/Catalog.ts"
 import { BatchedLimits } from "../limits/BatchedLimits.ts"
 import { RateLimits } from "../limits/RateLimits.ts"
 import { PAYMENT_REQUIRED } from "./ChallengeTemplates.ts"
+import { type Malformed, malformedCredential } from "./MalformedCredential.ts"
 import { mintChallenge } from "./MintChallenge.ts"
 import { countPaidCall, type PaidCallFlow } from "../observability/PaidCallMetrics.ts"
 import type { PaidCallRefusal, PaidCallRequest, PaidCallResult } from "./PaidCallRequest.ts"
@@ -50,10 +51,12 @@ interface Presented {
   readonly voucher: SessionCredential | undefined
   readonly signed: SignedCredential | undefined
   readonly credential: PaymentCredential | undefined
+  /** A payment header that none of the above decodes from, and why. */
+  readonly malformed: Malformed | undefined
 }
 
 /** A call to a service's paid-call address: refused for its method, challenged without a credential, or presented. */
-const answerPaidCall = Effect.fnUntraced(function*(request: PaidCallRequest, { voucher, signed, credential }: Presented) {
+const answerPaidCall = Effect.fnUntraced(function*(request: PaidCallRequest, { voucher, signed, credential, malformed }: Presented) {
   const config = yield* AppConfig
   const target = yield* (yield* Catalog).forForwarding(request.serviceId)
   const { entry } = target
@@ -68,6 +71,10 @@ const answerPaidCall = Effect.fnUntraced(function*(request: PaidCallRequest, { v
     ? Effect.exit(presentPayment(request, target, credential))
     : undefined
   if (presented === undefined) {
+    // A garbled header answered with a fresh 402 would have the payer pay again; say what to fix instead.
+    if (malformed !== undefined) {
+      return yield* new Invalid({ message: `${malformed.message}. This request moved no money; a payment you already made can still be presented with a well-formed header`, reason: malformed.reason })
+    }
     // Minting stays write-free: the limit is counted in memory and added to the store in batches.
     yield* (yield* BatchedLimits).admit(challengeBucket(request.clientAddress), challengeQuota(config), tooManyChallenges)
     return yield* mintChallenge(entry, PAYMENT_REQUIRED)
@@ -101,5 +108,6 @@ export const handlePaidCall = Effect.fn("PaidCalls.handle")(function*(request: P
     : credential !== undefined
     ? "upfront"
     : "challenge"
-  return yield* answerPaidCall(request, { voucher, signed, credential }).pipe(countPaidCall(flow))
+  const malformed = flow === "challenge" ? malformedCredential(request.headers) : undefined
+  return yield* answerPaidCall(request, { voucher, signed, credential, malformed }).pipe(countPaidCall(flow))
 })

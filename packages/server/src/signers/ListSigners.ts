@@ -2,6 +2,7 @@ import { Effect, Option } from "effect"
 import { viewOf } from "@gateway/domain/signer/SignerView"
 import type { SuiAddress } from "@gateway/domain/SuiAddress"
 import { currentReadAt } from "./CurrentReadAt.ts"
+import { withPendingKinds } from "./PendingKinds.ts"
 import { invalid } from "./SignerErrors.ts"
 import { SignerRepo } from "./SignerRepo.ts"
 import { windowsOnChain } from "./WindowsOnChain.ts"
@@ -18,8 +19,11 @@ export const listSigners = Effect.fn("Signers.list")(function*(owner: SuiAddress
   const windows = yield* windowsOnChain(page)
   const at = yield* currentReadAt
   const last = page[page.length - 1]
+  const views = page.map((signer) => viewOf(signer, at, windows))
+  const pending = views.filter((view) => view.grants.some((grant) => grant.status === "pending")).map((view) => view.id)
+  const kinds = yield* repo.createKinds(owner, pending)
   return {
-    delegatedSigners: page.map((signer) => viewOf(signer, at, windows)),
+    delegatedSigners: views.map((view) => withPendingKinds(view, kinds)),
     nextCursor: signers.length > limit && last !== undefined ? Buffer.from(last.seq.toString()).toString("base64url") : null
   }
 })

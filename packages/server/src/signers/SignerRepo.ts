@@ -7,6 +7,7 @@ import type { RecordedDigest } from "@gateway/domain/signer/DecideFinalize"
 import type { SuiAddress } from "@gateway/domain/SuiAddress"
 import { type TransitionInput, type TransitionResult, transitionGrant } from "./GrantTransition.ts"
 import { insertSigner, type NewSigner } from "./InsertSigner.ts"
+import { findCreateKinds, type PendingKinds } from "./PendingKinds.ts"
 import { type StatusChanges, setGrantStatuses } from "./SetGrantStatuses.ts"
 import { findByIdempotencyKey, findPayingGrant, findSigner, findSignerWithDigest, pageOfSigners, type StoredCreate } from "./SignerReads.ts"
 
@@ -41,6 +42,8 @@ export class SignerRepo extends Context.Service<SignerRepo, {
   setStatuses(input: StatusChanges): Effect.Effect<boolean, Unavailable>
   /** The grant bound to an on-chain grant object, with its signer's policy rules; none when this gateway did not provision it. */
   findPayingGrant(grantObjectId: string): Effect.Effect<Option.Option<PayingGrant>, Unavailable>
+  /** The create kinds of the owner's signers' grants, by grant id, as their creates answered them. */
+  createKinds(owner: SuiAddress, signerIds: ReadonlyArray<string>): Effect.Effect<PendingKinds, Unavailable>
 }>()("@gateway/server/SignerRepo") {
   static readonly layer = Layer.effect(
     SignerRepo,
@@ -54,7 +57,8 @@ export class SignerRepo extends Context.Service<SignerRepo, {
         getWithDigest: findSignerWithDigest(sql),
         list: pageOfSigners(sql),
         transition: transitionGrant(sql),
-        setStatuses: setGrantStatuses(sql)
+        setStatuses: setGrantStatuses(sql),
+        createKinds: findCreateKinds(sql)
       })
     })
   )

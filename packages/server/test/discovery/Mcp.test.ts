@@ -56,13 +56,13 @@ describe("MCP server", () => {
         const { tools } = yield* Effect.promise(() => client.listTools())
         assert.sameMembers(tools.map((t) => t.name), ["search_services", "get_service_terms", "how_to_pay"])
 
-        const found = yield* call(client, "search_services", { q: "tide", limit: 5 })
+        const found = yield* call(client, "search_services", { query: "tide", limit: 5 })
         assert.notStrictEqual(found.isError, true, textOf(found))
         const page = found.structuredContent as { count: number; services: ReadonlyArray<{ id: string }>; nextCursor: string | null }
         assert.deepStrictEqual(page.services.map((s) => s.id), [service.id])
         assert.strictEqual(page.count, 1)
 
-        const terms = yield* call(client, "get_service_terms", { id: service.id })
+        const terms = yield* call(client, "get_service_terms", { serviceId: service.id })
         assert.notStrictEqual(terms.isError, true, textOf(terms))
         const entry = terms.structuredContent as Record<string, unknown>
         assert.deepStrictEqual(
@@ -82,13 +82,33 @@ describe("MCP server", () => {
     it.effect("an unknown service or a bad argument is a tool error, and the session goes on", () =>
       Effect.gen(function*() {
         const client = yield* connect(yield* BaseUrl)
-        const unknown = yield* call(client, "get_service_terms", { id: "svc_does_not_exist" })
+        const unknown = yield* call(client, "get_service_terms", { serviceId: "svc_does_not_exist" })
         assert.isTrue(unknown.isError)
         assert.include(textOf(unknown), "No such service")
         const badCursor = yield* call(client, "search_services", { cursor: "not-a-cursor" })
         assert.isTrue(badCursor.isError)
+        assert.include(textOf(badCursor), "not a cursor this server issued")
+        const badLimit = yield* call(client, "search_services", { limit: 0 })
+        assert.isTrue(badLimit.isError)
+        assert.include(textOf(badLimit), "invalid arguments to search_services")
         const { tools } = yield* Effect.promise(() => client.listTools())
         assert.lengthOf(tools, 3)
+      }))
+
+    it.effect("an unknown argument is a tool error naming it and the accepted ones; the advertised schemas admit no other", () =>
+      Effect.gen(function*() {
+        const client = yield* connect(yield* BaseUrl)
+        const search = yield* call(client, "search_services", { q: "tide" })
+        assert.isTrue(search.isError)
+        assert.strictEqual(textOf(search), 'search_services has no argument "q"; its arguments are query, limit, cursor')
+        const terms = yield* call(client, "get_service_terms", { id: "svc_x", serviceId: "svc_x" })
+        assert.isTrue(terms.isError)
+        assert.strictEqual(textOf(terms), 'get_service_terms has no argument "id"; its arguments are serviceId')
+        const guide = yield* call(client, "how_to_pay", { verbose: true, lang: "en" })
+        assert.isTrue(guide.isError)
+        assert.strictEqual(textOf(guide), 'how_to_pay has no arguments "verbose", "lang"; how_to_pay takes no arguments')
+        const { tools } = yield* Effect.promise(() => client.listTools())
+        for (const tool of tools) assert.strictEqual(tool.inputSchema["additionalProperties"], false, tool.name)
       }))
 
     it.effect("a browser origin, a GET and a wrong media type are refused with a JSON-RPC body and their own status", () =>

@@ -99,7 +99,9 @@ describe("spending windows and on-chain recipients", () => {
             assetScopes: [{ asset: SUI, totalBudgetAtomic: "1000", maxPerPaymentAtomic: "100", window: bad }]
           }, { headers: { authorization: session.authorization, "idempotency-key": "bad-window" } })
           assert.strictEqual(answer.status, 400)
-          assert.deepStrictEqual(answer.body, { ok: false, code: "INVALID", message: "The request is invalid", reason })
+          // The message names the field to fix, the reason says where and what.
+          const field = reason.slice(0, reason.indexOf(":"))
+          assert.deepStrictEqual(answer.body, { ok: false, code: "INVALID", message: `The request is invalid: fix ${field} (see reason)`, reason })
         }
         yield* noSigners(client, asOwner)
         // The key was never stored: a valid create may use it.
