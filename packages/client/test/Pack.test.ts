@@ -1,4 +1,4 @@
-import { execFile } from "node:child_process"
+import { execFile, spawn } from "node:child_process"
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
@@ -32,6 +32,22 @@ const client = new SuiGrpcClient({ network: "localnet", baseUrl: manifest.apiBas
 const paid = await Effect.runPromise(makeAgent({ manifest, signer, client }).fetchPaid(process.env.RESOURCE_URL))
 console.log(JSON.stringify({ status: paid.response.status, body: await paid.response.text(), digest: paid.digest }))
 `
+
+/** What a stdio MCP server writes to stderr before its first request: it waits on stdin, so it is stopped after. */
+const startupProblem = (bin: string, cwd: string) =>
+  new Promise<string>((resolve) => {
+    const child = spawn(NODE, [bin], { cwd, env: { PATH: process.env["PATH"] ?? "" }, stdio: ["pipe", "ignore", "pipe"] })
+    let stderr = ""
+    child.stderr.on("data", (chunk: Buffer) => {
+      stderr += chunk.toString()
+      if (stderr.includes("\n")) child.kill()
+    })
+    const timer = setTimeout(() => child.kill(), 20_000)
+    child.once("exit", () => {
+      clearTimeout(timer)
+      resolve(stderr)
+    })
+  })
 
 /** A consumer's TypeScript, checked against the installed declarations. */
 const TYPED_SCRIPT = `
@@ -87,10 +103,8 @@ describe("the SDKs install from their tarballs and pay a gateway outside the wor
           run(TSC, ["--noEmit", "--strict", "--skipLibCheck", "--module", "nodenext", "--target", "es2022", "--lib", "es2023,dom", "--types", "", "typed.ts"], { cwd: consumer })
         )
 
-        const bin = yield* Effect.promise(() => run(NODE, [join(consumer, "node_modules/.bin/gateway-agent-mcp")], { cwd: consumer, env: { PATH: process.env["PATH"] ?? "" } }).then(
-          () => "",
-          (e: { stderr?: string }) => e.stderr ?? ""
-        ))
+        // Without its settings the installed bin still starts (a host shows its start-up problem) and says why on stderr.
+        const bin = yield* Effect.promise(() => startupProblem(join(consumer, "node_modules/.bin/gateway-agent-mcp"), consumer))
         assert.match(bin, /set AGENT_KEY or AGENT_KEY_FILE/)
       }), 240_000)
   })
