@@ -4,7 +4,7 @@ import { CallToolRequestSchema, type CallToolResult, ListToolsRequestSchema, typ
 import { Effect, type Schema } from "effect"
 import type { AgentEnvironment } from "./AgentEnvironment.ts"
 import { makeAgentTools, PayAndCallArguments, SearchArguments, TermsArguments, type ToolFailed } from "./AgentTools.ts"
-import { type ArgumentFields, toolArguments } from "./ToolArguments.ts"
+import { type ArgumentFields, toolArguments } from "@gateway/domain/mcp/ToolArguments"
 
 export const SERVER_NAME = "gateway-agent-mcp"
 export const SERVER_VERSION = "0.1.0"
@@ -46,6 +46,7 @@ const tool = <const Fields extends ArgumentFields>(
     definition: { name, description, inputSchema: { ...args.jsonSchema, type: "object" } },
     call: (tools, raw) =>
       args.parse(raw).pipe(
+        Effect.mapError((refused) => refused.message),
         Effect.flatMap((decoded) => run(tools, decoded).pipe(Effect.mapError((e) => e.message))),
         Effect.match({ onFailure: (message) => textResult(message, true), onSuccess: (value) => textResult(value) }),
         Effect.runPromise

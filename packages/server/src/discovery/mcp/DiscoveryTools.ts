@@ -4,7 +4,7 @@ import { CatalogEntry, CatalogList } from "@gateway/domain/CatalogEntry"
 import { Invalid, NotFound, Unavailable } from "@gateway/domain/Errors"
 import { Catalog } from "../../catalog/Catalog.ts"
 import { paymentGuide, PaymentGuideSchema } from "./PaymentGuide.ts"
-import { toolArguments } from "./ToolArguments.ts"
+import { toolArguments } from "@gateway/domain/mcp/ToolArguments"
 
 const Bounded = Schema.String.pipe(Schema.check(Schema.isMaxLength(200)))
 
@@ -27,7 +27,7 @@ const termsArguments = toolArguments("get_service_terms", {
 
 const howToPayArguments = toolArguments("how_to_pay", {})
 
-// Dynamic tools, so the raw arguments reach the handler, which refuses unknown ones as a tool error (ToolArguments.ts).
+// Dynamic tools, so the raw arguments reach the handler, which refuses unknown ones as a tool error (@gateway/domain/mcp/ToolArguments).
 const SearchServices = Tool.dynamic("search_services", {
   description:
     "Search the gateway's live paid services by words in their name or description. Returns one page of catalog entries (the authoritative terms of each) and a cursor for the next page.",

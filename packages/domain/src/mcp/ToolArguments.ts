@@ -1,10 +1,10 @@
 import { Effect, type JsonSchema, Schema } from "effect"
-import { Invalid } from "@gateway/domain/Errors"
+import { Invalid } from "../Errors.ts"
 
 /**
  * What a tool's caller sent that it does not take, as the host shows it: the
- * unknown names and the accepted ones, so a model can correct its call. The
- * agent's stdio server (packages/agent-mcp) words it the same way.
+ * unknown names and the accepted ones, so a model can correct its call. Both MCP
+ * servers check their tools' arguments here: the gateway's `/mcp` and the agent's stdio server.
  */
 export const unknownArgumentsMessage = (tool: string, accepted: ReadonlyArray<string>, unknown: ReadonlyArray<string>) => {
   const named = unknown.map((name) => `"${name}"`).join(", ")
