@@ -28,7 +28,10 @@ const registryRef = Effect.gen(function*() {
 export const claimRound = Effect.fn("Sessions.claimRound")(function*() {
   const repo = yield* PaymentSessionRepo
   const chain = yield* Chain
-  const due = (yield* repo.dueForClaim(yield* Clock.currentTimeMillis)).filter((r) => r.chargedSignature !== null)
+  // The store selects only sessions with a charged voucher; the signature's type says so here too.
+  const due = (yield* repo.dueForClaim(yield* Clock.currentTimeMillis)).flatMap((r) =>
+    r.chargedSignature === null ? [] : [{ record: r, signature: r.chargedSignature }]
+  )
   if (due.length === 0) return 0
   const sponsor = yield* sponsorOf
   const registry = yield* registryRef
@@ -36,17 +39,17 @@ export const claimRound = Effect.fn("Sessions.claimRound")(function*() {
     claimSessions(chain.pkg, {
       sender: sponsor,
       registry,
-      claims: due.map((r) => ({
-        session: sessionRef(r),
-        coinType: r.session.coinType,
-        cumulative: r.session.charged,
-        signature: r.chargedSignature ?? new Uint8Array()
+      claims: due.map(({ record, signature }) => ({
+        session: sessionRef(record),
+        coinType: record.session.coinType,
+        cumulative: record.session.charged,
+        signature
       }))
     })
   )
   const executed = yield* (yield* Sponsorship).executeOwnCall(fromBase64(kind.txKindBytes), "claim")
   if (executed.status !== "success") return yield* Effect.logWarning("a session claim round failed on chain", executed.digest, executed.error).pipe(Effect.as(0))
-  yield* Effect.forEach(due, (r) => repo.markClaimed(r.session.sessionId, r.session.charged), { discard: true })
+  yield* Effect.forEach(due, ({ record }) => repo.markClaimed(record.session.sessionId, record.session.charged), { discard: true })
   yield* Effect.logInfo("claimed sessions", executed.digest, due.length)
   return due.length
 })
