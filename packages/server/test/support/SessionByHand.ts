@@ -1,5 +1,5 @@
 import { Ed25519Keypair } from "@mysten/sui/keypairs/ed25519"
-import { fromBase64, normalizeSuiAddress, toBase64 } from "@mysten/sui/utils"
+import { normalizeSuiAddress, toBase64 } from "@mysten/sui/utils"
 import { Effect } from "effect"
 import { decodePaymentRequiredHeader, encodePaymentSignatureHeader } from "@x402/core/http"
 import type { PaymentRequirements } from "@x402/core/types"
@@ -121,5 +121,3 @@ export const grantSpent = (grantObjectId: string) =>
 /** A pool's balance on chain. */
 export const poolBalance = (poolId: string) =>
   Effect.flatMap(TestLedger, (ledger) => Effect.map(ledger.contents(poolId), (bytes) => BigInt(Structs.Pool.parse(bytes).balance.value)))
-
-export const signatureBytes = (base64: string) => fromBase64(base64)
