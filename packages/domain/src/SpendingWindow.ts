@@ -20,8 +20,9 @@ export type WindowPeriod = typeof WindowPeriod.Type
 export const PeriodMs = Schema.Number.pipe(
   Schema.check(
     Schema.isInt(),
+    // Decoding with `errors: "all"` runs this check even after `isInt` failed: only integers reach BigInt.
     Schema.makeFilter((ms: number) =>
-      (BigInt(ms) >= MIN_PERIOD_MS && BigInt(ms) <= MAX_PERIOD_MS) ||
+      !Number.isInteger(ms) || (BigInt(ms) >= MIN_PERIOD_MS && BigInt(ms) <= MAX_PERIOD_MS) ||
       `must be between ${MIN_PERIOD_MS} (a minute) and ${MAX_PERIOD_MS} (366 days) milliseconds`
     )
   )

@@ -1,16 +1,10 @@
-import { HttpApi, HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
+import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
 import { ManagedService, RegisterService } from "../CatalogEntry.ts"
 import { Conflict, Invalid, NotFound, Unavailable, UnsupportedAsset } from "../Errors.ts"
 import { ServiceId } from "../Ids.ts"
 import { PaymentList, PaymentListQuery } from "../PaymentHistory.ts"
 import { ClaimRequested, PaymentSessionList } from "../PaymentSessionView.ts"
 import { OwnerAuth } from "./OwnerAuth.ts"
-
-/**
- * A registration body has many fields a newcomer gets wrong together: every invalid one is reported at once.
- * Slot options replace the API's, so the API's refusal of undeclared fields is repeated here.
- */
-const ALL_BODY_ERRORS = { onExcessProperty: "error", errors: "all" } as const
 
 /** The seller's side of the catalog: register drafts, edit, activate. Owner session required. */
 export class SellersApi extends HttpApiGroup.make("sellers")
@@ -19,7 +13,7 @@ export class SellersApi extends HttpApiGroup.make("sellers")
       payload: RegisterService,
       success: ManagedService,
       error: [Invalid, UnsupportedAsset, Conflict]
-    }).annotate(HttpApi.PayloadParseOptions, ALL_BODY_ERRORS).annotateMerge(OpenApi.annotations({
+    }).annotateMerge(OpenApi.annotations({
       summary: "Register a service",
       description: "Creates a draft paid service owned by the caller; it goes live on activation. The gateway assigns its id and resourceUrl."
     })),
@@ -36,7 +30,7 @@ export class SellersApi extends HttpApiGroup.make("sellers")
       payload: RegisterService,
       success: ManagedService,
       error: [NotFound, Invalid, UnsupportedAsset]
-    }).annotate(HttpApi.PayloadParseOptions, ALL_BODY_ERRORS).annotateMerge(OpenApi.annotations({
+    }).annotateMerge(OpenApi.annotations({
       summary: "Edit a service",
       description: "Stores a new draft revision; a live service keeps serving its active terms until the draft is activated."
     })),

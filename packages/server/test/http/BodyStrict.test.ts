@@ -37,6 +37,28 @@ describe("request bodies are strict", () => {
         assert.strictEqual((yield* post(`${baseUrl}/v1/auth/challenge`, { address })).status, 200)
       }))
 
+    it.effect("every invalid field of a body is reported at once on every route, not only the first", () =>
+      Effect.gen(function*() {
+        const baseUrl = yield* BaseUrl
+        const client = yield* makeApiClient(baseUrl)
+        const { session } = yield* fundedOwner(client)
+        const refused = yield* post(`${baseUrl}/v1/delegated-signers`, {
+          agentAddress: "0xnot-an-address",
+          assetScopes: [{ asset: "SUI", totalBudgetAtomic: "0.5", maxPerPaymentAtomic: "1", window: { limitAtomic: "1", periodMs: 1.5 } }]
+        }, session.authorization)
+        assert.strictEqual(refused.status, 400)
+        const body = JSON.parse(refused.text) as Record<string, unknown>
+        assert.strictEqual(body.code, "INVALID")
+        const fields = String(body.reason).split("; ").map((line) => line.slice(0, line.indexOf(":")))
+        assert.includeMembers(fields, [
+          "body.agentAddress",
+          "body.assetScopes.0.asset",
+          "body.assetScopes.0.totalBudgetAtomic",
+          "body.assetScopes.0.window.periodMs"
+        ])
+        assert.include(String(body.message), "body.agentAddress, body.assetScopes.0.asset")
+      }))
+
     it.effect("a private key anywhere in a body is refused before anything is stored or logged, and the refusal never repeats it", () =>
       Effect.gen(function*() {
         const baseUrl = yield* BaseUrl
