@@ -185,8 +185,12 @@ const schemas = {
     required: ["ok", "code", "message", "x402Version", "resource", "accepts"],
     properties: {
       ok: { const: false, description: "Always false: the call is not answered until it is paid." },
-      code: { const: "PAYMENT_REQUIRED", description: "The call needs a payment; nothing was charged." },
-      message: { type: "string", description: "What to do: pay one of accepts and call again with the credential." },
+      code: { const: "PAYMENT_REQUIRED", description: "The call needs a payment." },
+      message: {
+        type: "string",
+        description:
+          "What to do: pay one of accepts and call again with the credential. When it refuses a presented payment, it also says whether that payment moved money, how much, to whom, and that it is recorded as refused."
+      },
       reason: { type: "string", description: "Why a fresh challenge was issued (none presented, expired, unknown challenge…)." },
       x402Version: { const: 2, description: "The x402 protocol version." },
       error: { type: "string", description: "x402's reason for the challenge, as reason." },

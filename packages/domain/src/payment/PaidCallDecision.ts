@@ -124,6 +124,10 @@ export type PaidCallRefusal = typeof PAID_CALL_REFUSALS[number]
 
 type PaidCallError = Conflict | Unavailable | Unverified
 
+/** What a refused payment whose money moved must say: the chain already paid the recipient. */
+const MOVED_FOR_NOTHING =
+  "Its money has moved to the recipient and is recorded as refused in the owner's payments; it does not pay this call, and only the recipient can return it."
+
 const FAILURES: { readonly [R in FailRefusal]: (askedAsset: string) => PaidCallError } = {
   paid_answer_expired: () => new Conflict({ message: "This payment was answered, and its answer is no longer kept", reason: "paid_answer_expired" }),
   payment_in_flight: () => new Conflict({ message: "This payment is being used by another request", reason: "payment_in_flight" }),
@@ -133,9 +137,21 @@ const FAILURES: { readonly [R in FailRefusal]: (askedAsset: string) => PaidCallE
       reason: "sign_first_payment"
     }),
   chain_gave_no_timestamp: () => new Unavailable({ message: "The chain did not say when the payment was made", reason: "chain_gave_no_timestamp" }),
-  unknown_grant: () => new Unverified({ message: "The payment came from a grant this gateway did not provision", reason: "grant: unknown to this gateway" }),
-  wrong_asset: (asset) => new Unverified({ message: "The payment was made in another asset than the challenge asks", reason: `asset: expected ${asset}` }),
-  policy: () => new Unverified({ message: "The owner's policy does not allow this call", reason: "policy: service not allowed" })
+  unknown_grant: () =>
+    new Unverified({
+      message: `The payment came from a grant this gateway did not provision. ${MOVED_FOR_NOTHING} Pay from a grant created through this gateway`,
+      reason: "grant: unknown to this gateway"
+    }),
+  wrong_asset: (asset) =>
+    new Unverified({
+      message: `The payment was made in another asset than the challenge asks (${asset}). ${MOVED_FOR_NOTHING} Pay a fresh challenge in ${asset}`,
+      reason: `asset: expected ${asset}`
+    }),
+  policy: () =>
+    new Unverified({
+      message: `The owner's policy does not allow this call. ${MOVED_FOR_NOTHING} Ask the owner to allow this service, or pay from a grant whose policy does`,
+      reason: "policy: service not allowed"
+    })
 }
 
 export type PaidCallDecision =

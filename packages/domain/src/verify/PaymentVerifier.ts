@@ -2,8 +2,8 @@ import { toHex } from "@mysten/sui/utils"
 import { Effect } from "effect"
 import type { ChainTransaction } from "../chain/ChainTransaction.ts"
 import { Events, type SpendAccountPackage } from "../chain/SpendAccountModule.ts"
-import { ForeignDigest } from "../Errors.ts"
-import { calls, eventsOf, exactlyOne, finalFrom, sameAddress, unverified } from "./Common.ts"
+import { ForeignDigest, Unverified } from "../Errors.ts"
+import { calls, eventsOf, exactlyOne, finalFrom, sameAddress } from "./Common.ts"
 
 /** What a paid call's challenge asked for. */
 export interface ExpectedPayment {
@@ -15,6 +15,16 @@ export interface ExpectedPayment {
 }
 
 export const memoOf = (nonce: string) => new TextEncoder().encode(nonce)
+
+/**
+ * A payment whose PaymentMade does not match the challenge: its money moved all the same, and the payer must learn
+ * how much went where, that it pays nothing here, and that only the recipient can give it back.
+ */
+const movedButRefused = (field: string, detail: string, payment: { readonly amount: string; readonly grant_id: string; readonly recipient: string }) =>
+  new Unverified({
+    message: `This transaction paid ${payment.amount} atomic units from grant ${payment.grant_id} to ${payment.recipient}: that money has moved, and it does not pay this call because its ${field} does not match the challenge (${detail}). This gateway cannot return it; only the recipient can. Pay a fresh challenge with its exact amount, its payTo and its nonce as the memo`,
+    reason: `${field}: ${detail}`
+  })
 
 /**
  * A payment is verified when it is final, succeeded, called `pay`, and emitted
@@ -31,10 +41,12 @@ export const verifyPayment = (expected: ExpectedPayment, tx: ChainTransaction) =
     if (!sameAddress(payment.delegate, tx.sender)) {
       return yield* new ForeignDigest({ message: "The payment was sent by someone else", reason: `sender: expected ${payment.delegate}, got ${tx.sender}` })
     }
-    if (BigInt(payment.amount) !== expected.amount) return yield* unverified("amount", `expected ${expected.amount}, got ${payment.amount}`)
+    if (BigInt(payment.amount) !== expected.amount) return yield* movedButRefused("amount", `expected ${expected.amount}, got ${payment.amount}`, payment)
     if (!sameAddress(payment.recipient, expected.recipient)) {
-      return yield* unverified("recipient", `expected ${expected.recipient}, got ${payment.recipient}`)
+      return yield* movedButRefused("recipient", `expected ${expected.recipient}, got ${payment.recipient}`, payment)
     }
-    if (toHex(Uint8Array.from(payment.memo)) !== toHex(memoOf(expected.nonce))) return yield* unverified("memo", "does not carry this challenge's nonce")
+    if (toHex(Uint8Array.from(payment.memo)) !== toHex(memoOf(expected.nonce))) {
+      return yield* movedButRefused("memo", "it does not carry this challenge's nonce", payment)
+    }
     return { grantObjectId: payment.grant_id, poolId: payment.pool_id, delegate: payment.delegate, amount: BigInt(payment.amount) }
   })

@@ -1,6 +1,7 @@
 import type { CatalogEntry } from "@gateway/domain/CatalogEntry"
 import type { SpendAccountPackage } from "@gateway/domain/chain/SpendAccountModule"
 import { paymentRequired } from "@gateway/domain/payment/PaymentRequired"
+import { PAY_THIS_CALL } from "@gateway/domain/payment/RechallengeMessage"
 import type { ChallengeTerms } from "@gateway/domain/payment/SuiDelegateOffer"
 import { mintNonce } from "./ChallengeNonce.ts"
 import { type ChallengeHeaders, challengeHeadersOf, mppRequest } from "./PaymentChallenge.ts"
@@ -45,10 +46,10 @@ interface ChallengeTexts {
   readonly request: string
 }
 
-const textsOf = (t: ChallengeTerms, reason: string, s: ChallengeSettings): ChallengeTexts => {
+const textsOf = (t: ChallengeTerms, reason: string, s: ChallengeSettings, message = PAY_THIS_CALL): ChallengeTexts => {
   const required = paymentRequired(t, reason, s.gasStation, s.offerExact ?? true, s.sessionOperator)
   return {
-    body: JSON.stringify({ ok: false, code: "PAYMENT_REQUIRED", message: "This call must be paid", reason, ...required }),
+    body: JSON.stringify({ ok: false, code: "PAYMENT_REQUIRED", message, reason, ...required }),
     required: JSON.stringify(required),
     request: mppRequest(t)
   }
@@ -59,8 +60,9 @@ const challengeOf = (texts: ChallengeTexts, t: ChallengeTerms, s: ChallengeSetti
   headers: challengeHeadersOf(texts, t.expiresAt.toISOString(), s.realm, s.mppSecret)
 })
 
-/** A 402 for these terms, rendered whole: what a template must equal. */
-export const renderChallenge = (t: ChallengeTerms, reason: string, s: ChallengeSettings): MintedChallenge => challengeOf(textsOf(t, reason, s), t, s)
+/** A 402 for these terms, rendered whole: what a template must equal. A refusal's `message` says what happened to the payment. */
+export const renderChallenge = (t: ChallengeTerms, reason: string, s: ChallengeSettings, message?: string): MintedChallenge =>
+  challengeOf(textsOf(t, reason, s, message), t, s)
 
 /** The two values that differ between challenges for the same terms, as the JSON strings they are written as. */
 type Slot = "nonce" | "expiresAt"

@@ -20,7 +20,8 @@ export const PAYMENT_REQUIRED = "payment_required"
  * which the old template is never found again. Rechallenges (a credential refused) are rare and rendered whole.
  */
 export class ChallengeTemplates extends Context.Service<ChallengeTemplates, {
-  mint(entry: CatalogEntry, reason: string, nowMs: number): MintedChallenge
+  /** A 402 for the entry saying why (`reason`) and, for a refused payment, what happened to it (`message`). */
+  mint(entry: CatalogEntry, reason: string, nowMs: number, message?: string): MintedChallenge
   /** The plain 402's template of this entry, once the app has minted one for it; none near the epoch's end. */
   kept(entry: CatalogEntry, nowMs: number): ChallengeTemplate | undefined
 }>()("@gateway/server/ChallengeTemplates") {
@@ -46,11 +47,12 @@ export class ChallengeTemplates extends Context.Service<ChallengeTemplates, {
       const epochEnd = yield* EpochEnd
       const offersExact = (nowMs: number) => offersExactAt(epochEnd.endsAtMs(), nowMs, settings.seconds)
       return ChallengeTemplates.of({
-        mint: (entry, reason, nowMs) => {
+        mint: (entry, reason, nowMs, message) => {
           // Near the epoch's end (minutes a day) only the upfront offer is made, rendered whole.
-          if (!offersExact(nowMs)) return renderChallenge(termsAt(settings, entry, nowMs), reason, { ...settings, offerExact: false })
+          if (!offersExact(nowMs)) return renderChallenge(termsAt(settings, entry, nowMs), reason, { ...settings, offerExact: false }, message)
           if (reason !== PAYMENT_REQUIRED) {
-            return renderChallenge(termsAt(settings, entry, nowMs), reason, { ...settings, offerExact: entry.settlement !== "before_forwarding" })
+            const offerExact = entry.settlement !== "before_forwarding"
+            return renderChallenge(termsAt(settings, entry, nowMs), reason, { ...settings, offerExact }, message)
           }
           const kept = templates.get(entry)
           if (kept !== undefined) return kept.mint(nowMs)

@@ -1,6 +1,7 @@
 import { Clock, Effect } from "effect"
 import { Chain } from "@gateway/chain/Chain"
 import { decidePaidCall, type PaidCallFacts } from "@gateway/domain/payment/PaidCallDecision"
+import { rechallengeMessage } from "@gateway/domain/payment/RechallengeMessage"
 import type { PaymentClaim } from "@gateway/domain/payment/RecordedPayment"
 import { AppConfig } from "../Config.ts"
 import type { Forwardable } from "../catalog/Catalog.ts"
@@ -64,7 +65,7 @@ const decideAndAct = Effect.fnUntraced(function*(
   switch (decision._tag) {
     case "Rechallenge":
       yield* recordRefused(decision.record)
-      return yield* mintChallenge(target.entry, decision.refusal)
+      return yield* mintChallenge(target.entry, decision.refusal, rechallengeMessage(decision.refusal, decision.record))
     case "Fail":
       yield* recordRefused(decision.record)
       return yield* decision.error

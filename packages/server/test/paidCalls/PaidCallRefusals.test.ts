@@ -49,9 +49,17 @@ describe("paid-call refusals", () => {
         assert.strictEqual(wrongAmount.status, 502)
         assert.strictEqual(wrongAmount.body.code, "UNVERIFIED")
         assert.match(String(wrongAmount.body.reason), /^amount: /)
-        const wrongRecipient = yield* payByHand({ url: entry.resourceUrl, agentKey, ...refs(manifest), recipient: new Ed25519Keypair().toSuiAddress() })
+        // The money moved all the same: the error says how much went where, and what to do.
+        const underpaid = String(wrongAmount.body.message)
+        assert.include(underpaid, `paid 39 atomic units from grant ${manifest.grants[0]?.grantObjectId} to ${entry.payTo}`)
+        assert.include(underpaid, "that money has moved")
+        assert.include(underpaid, "only the recipient can")
+        assert.include(underpaid, "Pay a fresh challenge with its exact amount")
+        const stranger = new Ed25519Keypair().toSuiAddress()
+        const wrongRecipient = yield* payByHand({ url: entry.resourceUrl, agentKey, ...refs(manifest), recipient: stranger })
         assert.strictEqual(wrongRecipient.body.code, "UNVERIFIED")
         assert.match(String(wrongRecipient.body.reason), /^recipient: /)
+        assert.include(String(wrongRecipient.body.message), `to ${stranger}: that money has moved`)
         assert.strictEqual(upstream.calls.length, calls)
       }))
 
@@ -65,6 +73,8 @@ describe("paid-call refusals", () => {
         const byHand = yield* payByHand({ url: entry.resourceUrl, agentKey, ...refs(manifest) })
         assert.strictEqual(byHand.body.code, "UNVERIFIED")
         assert.match(String(byHand.body.reason), /^policy: /)
+        assert.include(String(byHand.body.message), "Its money has moved to the recipient and is recorded as refused in the owner's payments")
+        assert.include(String(byHand.body.message), "Ask the owner to allow this service")
         // The refused payment is on record: presenting it again is refused without another look at the chain.
         const again = yield* present(entry.resourceUrl, byHand.terms, byHand.digest, { signer: agentKey })
         assert.strictEqual(again.status, 402)
@@ -124,6 +134,8 @@ describe("paid-call refusals", () => {
         assert.strictEqual(response.status, 502)
         assert.strictEqual(response.body.code, "UNVERIFIED")
         assert.match(String(response.body.reason), /^asset: /)
+        assert.include(String(response.body.message), "Its money has moved to the recipient")
+        assert.include(String(response.body.message), `Pay a fresh challenge in ${entry.asset}`)
         assert.strictEqual(upstream.calls.length, calls)
       }))
 
@@ -183,6 +195,8 @@ describe("paid-call refusals", () => {
         })
         assert.strictEqual(response.body.code, "UNVERIFIED")
         assert.match(String(response.body.reason), /^grant: /)
+        assert.include(String(response.body.message), "Its money has moved to the recipient")
+        assert.include(String(response.body.message), "Pay from a grant created through this gateway")
       }))
 
     it.effect("an expired grant cannot pay: the SDK refuses it from the manifest before anything reaches the chain", () =>
@@ -210,6 +224,17 @@ describe("paid-call challenges expire", () => {
         assert.strictEqual(late.status, 402)
         assert.strictEqual(late.body.reason, "challenge_expired")
         assert.strictEqual(upstream.calls.length, calls)
+        // The late payment moved money: the 402 says how much, where, that it is recorded, and to pay the new challenge.
+        const message = String(late.body.message)
+        assert.include(message, `Payment ${late.digest} reached the chain after its challenge expired`)
+        assert.include(message, `40 atomic units of ${entry.asset}`)
+        assert.include(message, `to ${entry.payTo}`)
+        assert.include(message, "recorded as refused in the owner's payments (reason challenge_expired)")
+        assert.include(message, "Pay the fresh challenge in this response")
+        // Presented again, it is refused as recorded, saying the same money cannot pay any call.
+        const again = yield* present(entry.resourceUrl, late.terms, late.digest, { signer: agentKey })
+        assert.strictEqual(again.body.reason, "payment_refused_challenge_expired")
+        assert.include(String(again.body.message), "its money moved to the recipient")
       }))
 
     it.effect("a payment whose forward failed is retried with the same credential after its challenge expired", () =>

@@ -2,6 +2,7 @@ import { Clock, Effect, Option } from "effect"
 import { Chain } from "@gateway/chain/Chain"
 import { Conflict, Invalid } from "@gateway/domain/Errors"
 import type { AskedCall } from "@gateway/domain/payment/PaidCallDecision"
+import { rechallengeMessage, SIGNED_PAYMENT_LATE } from "@gateway/domain/payment/RechallengeMessage"
 import { sellerAnswerSettles } from "@gateway/domain/payment/SellerAnswerSettles"
 import { settlementFaultOf } from "@gateway/domain/payment/SettlementFault"
 import { Catalog, type Forwardable } from "../../catalog/Catalog.ts"
@@ -56,7 +57,7 @@ const present = Effect.fnUntraced(function*(
 ) {
   const { key } = yield* PaymentChallengeKey
   const challenge = openNonce(key, credential.nonce)
-  if (challenge === undefined || challenge.serviceId !== target.entry.id) return yield* mintChallenge(target.entry, "unknown_challenge")
+  if (challenge === undefined || challenge.serviceId !== target.entry.id) return yield* mintChallenge(target.entry, "unknown_challenge", rechallengeMessage("unknown_challenge"))
   if (target.entry.settlement === "before_forwarding") {
     return yield* new Invalid({
       message: "This service's payments are settled before the call is forwarded (its calls have side effects): pay upfront (sui-delegate)",
@@ -67,7 +68,7 @@ const present = Effect.fnUntraced(function*(
   const repo = yield* SignFirstRepo
   const recorded = yield* repo.find(read.digest)
   if (Option.isSome(recorded)) {
-    if (recorded.value.nonce !== credential.nonce) return yield* mintChallenge(target.entry, "payment_for_another_challenge")
+    if (recorded.value.nonce !== credential.nonce) return yield* mintChallenge(target.entry, "payment_for_another_challenge", rechallengeMessage("payment_for_another_challenge"))
     const answered = yield* answerRecorded(target, credential, recorded.value)
     if (Option.isSome(answered)) return answered.value
   }
@@ -79,7 +80,7 @@ const present = Effect.fnUntraced(function*(
   )
   const keptEarlier = Option.flatMap(failedEarlier, (p) => p.answer)
   if (Option.isNone(keptEarlier) && (yield* Clock.currentTimeMillis) > challenge.expiresAtMs) {
-    return yield* mintChallenge(target.entry, "challenge_expired")
+    return yield* mintChallenge(target.entry, "challenge_expired", SIGNED_PAYMENT_LATE)
   }
   const banned = yield* repo.bannedUntil(read.tx.sender)
   if (Option.isSome(banned)) {
