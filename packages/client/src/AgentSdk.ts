@@ -192,6 +192,170 @@ const payFromSession = <E>(
     } satisfies PaidResponse
   })
 
+/** A request as the agent sends it, with each credential it presents: its body read once. */
+interface Outgoing {
+  readonly url: string
+  readonly init: RequestInit
+  readonly body: Uint8Array<ArrayBuffer> | undefined
+}
+
+/** The request's body as bytes, read once, so that what is hashed into the proof is exactly what is sent. */
+const bodyBytes = (init: RequestInit) =>
+  Effect.gen(function*() {
+    const raw = init.body
+    if (raw === undefined || raw === null) return undefined
+    return new Uint8Array(yield* Effect.tryPromise({
+      try: () => new Response(raw).arrayBuffer(),
+      catch: () => new PaymentRefused({ reason: "the request body cannot be read" })
+    }))
+  })
+
+/** The challenge a 402 carries in its PAYMENT-REQUIRED header. */
+const challengeOf = (response: Response) =>
+  Effect.gen(function*() {
+    const header = response.headers.get("payment-required")
+    if (header === null) return yield* refuse("a 402 without a PAYMENT-REQUIRED challenge")
+    return yield* Effect.try({ try: () => decodePaymentRequiredHeader(header), catch: () => new PaymentRefused({ reason: "unreadable challenge" }) })
+  })
+
+/** The grant and amount the manifest vouches for paying `offer` for this request, or its refusal. */
+const vouch = (manifest: ConnectionManifest, offer: ExactOffer | SuiDelegateOffer, url: URL, method: string) => {
+  const vouching = vouchedOffer(manifest, offer, Date.now(), { url, method })
+  return vouching._tag === "Refused" ? refuse(vouching.reason) : Effect.succeed(vouching)
+}
+
+/** The offer to pay the challenge with in `mode`, vouched for by the manifest: a session, else `exact`, else the delegate scheme. */
+const chooseOffer = (manifest: ConnectionManifest, required: PaymentRequired, url: URL, method: string, mode: PaymentMode): Effect.Effect<Chosen, PaymentRefused> =>
+  Effect.gen(function*() {
+    const session = mode === "session" ? sessionOfferIn(required.accepts) : undefined
+    if (session !== undefined) {
+      const vouching = vouchedSessionOffer(manifest, session.offer, Date.now(), { url, method })
+      if (vouching._tag === "Refused") return yield* refuse(vouching.reason)
+      return { _tag: "Session", offer: session.offer, accepted: session.accepted, grant: vouching.grant, amount: vouching.amount }
+    }
+    const exact = mode === "upfront" ? undefined : exactOfferIn(required.accepts)
+    if (exact !== undefined) {
+      const { grant, amount } = yield* vouch(manifest, exact.offer, url, method)
+      return { _tag: "SignFirst", offer: exact.offer, accepted: exact.accepted, grant, amount }
+    }
+    const offer = findSuiDelegateOffer(required.accepts)
+    if (offer === undefined) return yield* refuse(`no exact or ${SUI_DELEGATE_SCHEME} offer in the challenge`)
+    const { grant, amount } = yield* vouch(manifest, offer, url, method)
+    return { _tag: "Upfront", offer, grant, amount }
+  })
+
+/** Presents a credential, waiting (within bounds) while the gateway says the payment is not final yet. */
+const present = ({ url, init, body }: Outgoing, credential: string, digest: string) =>
+  Effect.tryPromise({
+    try: async () => {
+      const headers = { ...Object.fromEntries(new Headers(init.headers)), "payment-signature": credential }
+      const response = await fetch(url, { ...init, headers, ...(body === undefined ? {} : { body }) })
+      const notFinal = response.status === 409 && (await response.clone().json().catch(() => ({})) as { code?: string }).code === "NOT_FINAL"
+      return { response, notFinal }
+    },
+    catch: (e) => new DeliveryFailed({ reason: String(e), digest, credential })
+  }).pipe(Effect.repeat({ schedule: untilFinal, until: (r) => !r.notFinal, times: 100 }))
+
+/**
+ * Presents a payment; when the gateway answers that a sign-first payment must be signed again (the seller
+ * answered, but the network will never execute the signed bytes), signs the same challenge anew and presents that.
+ */
+const presentPayment = (outgoing: Outgoing, payment: Pending) =>
+  Effect.gen(function*() {
+    const { response } = yield* present(outgoing, payment.credential, payment.digest)
+    if (payment.signAgain === undefined || response.status !== 409) return { response, payment }
+    if (!(yield* reasonOf(response)).startsWith("payment_must_be_signed_again")) return { response, payment }
+    const again = yield* payment.signAgain
+    return { response: (yield* present(outgoing, again.credential, again.digest)).response, payment: again }
+  })
+
+/** What a call paid with `payment` got: the answer, the receipt if any, and whether money moved. */
+const paidResponse = (response: Response, payment: Pending): PaidResponse => {
+  const receiptHeader = response.headers.get("payment-response")
+  const receipt = receiptHeader === null ? undefined : decodePaymentResponseHeader(receiptHeader)
+  const charged = payment.flow === "upfront" || receipt?.success === true
+  return { response, receipt, digest: payment.digest, charged, credential: payment.credential }
+}
+
+/** Pays the call with a voucher of the session of the offer's payee and asset. */
+const paySessionCall = (sessions: SessionBook, chosen: Extract<Chosen, { _tag: "Session" }>, outgoing: Outgoing) =>
+  payFromSession(sessions, chosen, (credential, reference) => Effect.map(present(outgoing, credential, reference), (presented) => presented.response))
+
+/** What an agent pays with: its package, key, client and, when it pays its own gas concurrently, a coin per payment. */
+interface Payer {
+  readonly pkg: SpendAccountPackage
+  readonly signer: Signer
+  readonly client: ClientWithCoreApi
+  readonly gas: Effect.Effect<GasOptions, LedgerUnreachable> | undefined
+}
+
+/** The credential for one request: the payment, and the proof that this agent made it for exactly this request. */
+const credentialFor = (
+  signer: Signer,
+  offer: SuiDelegateOffer,
+  digest: string,
+  request: { readonly method: string; readonly resourceUrl: string; readonly search: string; readonly bodySha256: string }
+) =>
+  Effect.gen(function*() {
+    const nonce = offer.extra.nonce
+    const message = proofMessage({ nonce, digest, method: request.method, url: proofUrl(request.resourceUrl, request.search), bodySha256: request.bodySha256 })
+    if (message === undefined) return yield* refuse("the request cannot be bound to a payment proof")
+    const { signature } = yield* Effect.promise(() => signer.signPersonalMessage(message))
+    return encodePaymentSignatureHeader({ x402Version: 2, accepted: offer, payload: { digest, proof: signature } })
+  })
+
+/** Upfront payment: executes `pay` (once per challenge), then the credential: the digest and this request's proof of possession. */
+const upfrontPayments = ({ pkg, signer, client, gas: gasOptions }: Payer) => {
+  /** Challenge nonce → the digest that paid it upfront: a challenge is never paid twice. */
+  const paidNonces = new Map<string, string>()
+  return (chosen: Extract<Chosen, { _tag: "Upfront" }>, request: { readonly method: string; readonly target: URL; readonly bodySha256: string }) =>
+    Effect.gen(function*() {
+      const { offer, grant, amount } = chosen
+      const nonce = offer.extra.nonce
+      const gas = gasOptions === undefined ? undefined : yield* gasOptions
+      const digest = paidNonces.get(nonce) ??
+        (yield* Effect.andThen(
+          vouchOnChain({ client, pkg, grant, offer, amount }),
+          payOffer({ pkg, signer, client, grant, offer, amount, ...(gas === undefined ? {} : { gas }) })
+        ))
+      paidNonces.set(nonce, digest)
+      const credential = yield* credentialFor(signer, offer, digest, { ...request, resourceUrl: offer.extra.resourceUrl, search: request.target.search })
+      // Read from the chain, not by calling the gateway again: a payment not checkpointed in time is presented anyway,
+      // and the gateway's NOT_FINAL answers are waited out as before.
+      yield* Effect.ignore(Effect.tryPromise(() => untilCheckpointed(client, digest, FINALITY_TIMEOUT_MS)))
+      return { flow: "upfront", credential, digest, expiresAtMs: Number.POSITIVE_INFINITY } satisfies Pending
+    })
+}
+
+/**
+ * Sign-first payment: signs the challenge's one payment (or finds it signed) and wraps it as x402 `exact`:
+ * `accepted` is the offer as the 402 carried it, `payload` the scheme document's `{ signature, transaction }`.
+ */
+const signFirstPayments = ({ pkg, signer, client, gas: gasOptions }: Payer, gatewayOrigin: string) => {
+  /** Challenge nonce → its one signed payment, while the challenge lasts. */
+  const signedPayments = makeSignedPayments<PaymentRefused>()
+  const paySignFirst = (chosen: Extract<Chosen, { _tag: "SignFirst" }>, required: PaymentRequired): Effect.Effect<Pending, PaymentRefused> =>
+    Effect.gen(function*() {
+      const { offer, grant, amount } = chosen
+      const sign = Effect.gen(function*() {
+        yield* vouchOnChain({ client, pkg, grant, offer, amount })
+        // Gas options are for paying one's own gas; a sponsored payment names the station's coin.
+        const gas = gasOptions === undefined || offer.extra.gasStation !== undefined ? undefined : yield* gasOptions
+        return yield* signFirstPayment({ pkg, signer, client, grant, offer, amount, gatewayOrigin, ...(gas === undefined ? {} : { gas }) })
+      }).pipe(Effect.catchTag("LedgerUnreachable", (e) => refuse(`the chain cannot be reached for gas: ${e.reason}`)))
+      const signed = yield* signedPayments.once(offer.extra.nonce, Date.parse(offer.extra.expiresAt), sign)
+      const credential = encodePaymentSignatureHeader({
+        x402Version: 2,
+        ...(required.resource === undefined ? {} : { resource: required.resource }),
+        accepted: chosen.accepted,
+        payload: { signature: signed.signature, transaction: signed.transaction }
+      })
+      const signAgain = Effect.andThen(signedPayments.forget(offer.extra.nonce), paySignFirst(chosen, required))
+      return { flow: "sign-first", credential, digest: signed.digest, expiresAtMs: signed.expiresAtMs, signAgain } satisfies Pending
+    })
+  return paySignFirst
+}
+
 /**
  * An agent that pays for calls with its own key through the grant its owner
  * provisioned. It checks every challenge against the manifest before paying
@@ -236,12 +400,9 @@ export const makeAgent = (options: {
   readonly sessionCalls?: number
 }) => {
   const { manifest, signer, client } = options
-  const pkg = packageOf(manifest)
-  const gatewayOrigin = URL.parse(manifest.apiBaseUrl)?.origin ?? manifest.apiBaseUrl
-  /** Challenge nonce → the digest that paid it upfront: a challenge is never paid twice. */
-  const paidNonces = new Map<string, string>()
-  /** Challenge nonce → its one signed payment, while the challenge lasts. */
-  const signedPayments = makeSignedPayments<PaymentRefused>()
+  const payer: Payer = { pkg: packageOf(manifest), signer, client, gas: options.gas }
+  const payUpfront = upfrontPayments(payer)
+  const paySignFirst = signFirstPayments(payer, URL.parse(manifest.apiBaseUrl)?.origin ?? manifest.apiBaseUrl)
   /** Request (method, URL, body hash) → credential of a payment whose answer it has not received yet. */
   const unanswered = new Map<string, Pending>()
   /** The agent's payment sessions, opened on demand when it pays with `session`. */
@@ -253,148 +414,46 @@ export const makeAgent = (options: {
     ...(options.gas === undefined ? {} : { gas: options.gas })
   })
 
-  const vouch = (offer: ExactOffer | SuiDelegateOffer, url: URL, method: string) => {
-    const vouching = vouchedOffer(manifest, offer, Date.now(), { url, method })
-    return vouching._tag === "Refused" ? refuse(vouching.reason) : Effect.succeed(vouching)
+  /** What the call got; its payment is kept to be presented again unless the gateway is done with it. */
+  const recorded = (requestKey: string, presented: { readonly response: Response; readonly payment: Pending }) => {
+    if (answeredBy(presented.response)) unanswered.delete(requestKey)
+    else unanswered.set(requestKey, presented.payment)
+    return paidResponse(presented.response, presented.payment)
   }
 
-  const choose = (required: PaymentRequired, url: URL, method: string, mode: PaymentMode): Effect.Effect<Chosen, PaymentRefused> =>
-    Effect.gen(function*() {
-      const session = mode === "session" ? sessionOfferIn(required.accepts) : undefined
-      if (session !== undefined) {
-        const vouching = vouchedSessionOffer(manifest, session.offer, Date.now(), { url, method })
-        if (vouching._tag === "Refused") return yield* refuse(vouching.reason)
-        return { _tag: "Session", offer: session.offer, accepted: session.accepted, grant: vouching.grant, amount: vouching.amount }
-      }
-      const exact = mode === "upfront" ? undefined : exactOfferIn(required.accepts)
-      if (exact !== undefined) {
-        const { grant, amount } = yield* vouch(exact.offer, url, method)
-        return { _tag: "SignFirst", offer: exact.offer, accepted: exact.accepted, grant, amount }
-      }
-      const offer = findSuiDelegateOffer(required.accepts)
-      if (offer === undefined) return yield* refuse(`no exact or ${SUI_DELEGATE_SCHEME} offer in the challenge`)
-      const { grant, amount } = yield* vouch(offer, url, method)
-      return { _tag: "Upfront", offer, grant, amount }
-    })
-
-  /** The credential for one request: the payment, and the proof that this agent made it for exactly this request. */
-  const credentialFor = (
-    offer: SuiDelegateOffer,
-    digest: string,
-    request: { readonly method: string; readonly resourceUrl: string; readonly search: string; readonly bodySha256: string }
+  /** Pays the 402's challenge in `mode` and presents the payment. */
+  const payChallenge = (
+    outgoing: Outgoing,
+    request: { readonly method: string; readonly target: URL; readonly bodySha256: string; readonly key: string },
+    challenge: Response,
+    mode: PaymentMode
   ) =>
     Effect.gen(function*() {
-      const nonce = offer.extra.nonce
-      const message = proofMessage({ nonce, digest, method: request.method, url: proofUrl(request.resourceUrl, request.search), bodySha256: request.bodySha256 })
-      if (message === undefined) return yield* refuse("the request cannot be bound to a payment proof")
-      const { signature } = yield* Effect.promise(() => signer.signPersonalMessage(message))
-      return encodePaymentSignatureHeader({ x402Version: 2, accepted: offer, payload: { digest, proof: signature } })
+      const required = yield* challengeOf(challenge)
+      const chosen = yield* chooseOffer(manifest, required, request.target, request.method, mode)
+      if (chosen._tag === "Session") return yield* paySessionCall(sessions, chosen, outgoing)
+      const payment = chosen._tag === "SignFirst"
+        ? yield* paySignFirst(chosen, required)
+        : yield* payUpfront(chosen, request)
+      unanswered.set(request.key, payment)
+      return recorded(request.key, yield* presentPayment(outgoing, payment))
     })
-
-  /**
-   * Presents a payment; when the gateway answers that a sign-first payment must be signed again (the seller
-   * answered, but the network will never execute the signed bytes), signs the same challenge anew and presents that.
-   */
-  const presentPayment = (url: string, init: RequestInit, body: Uint8Array<ArrayBuffer> | undefined, payment: Pending) =>
-    Effect.gen(function*() {
-      const { response } = yield* present(url, init, body, payment.credential, payment.digest)
-      if (payment.signAgain === undefined || response.status !== 409) return { response, payment }
-      if (!(yield* reasonOf(response)).startsWith("payment_must_be_signed_again")) return { response, payment }
-      const again = yield* payment.signAgain
-      return { response: (yield* present(url, init, body, again.credential, again.digest)).response, payment: again }
-    })
-
-  /** Presents a credential, waiting (within bounds) while the gateway says the payment is not final yet. */
-  const present = (url: string, init: RequestInit, body: Uint8Array<ArrayBuffer> | undefined, credential: string, digest: string) =>
-    Effect.tryPromise({
-      try: async () => {
-        const headers = { ...Object.fromEntries(new Headers(init.headers)), "payment-signature": credential }
-        const response = await fetch(url, { ...init, headers, ...(body === undefined ? {} : { body }) })
-        const notFinal = response.status === 409 && (await response.clone().json().catch(() => ({})) as { code?: string }).code === "NOT_FINAL"
-        return { response, notFinal }
-      },
-      catch: (e) => new DeliveryFailed({ reason: String(e), digest, credential })
-    }).pipe(Effect.repeat({ schedule: untilFinal, until: (r) => !r.notFinal, times: 100 }))
-
-  const result = (response: Response, payment: Pending): PaidResponse => {
-    const receiptHeader = response.headers.get("payment-response")
-    const receipt = receiptHeader === null ? undefined : decodePaymentResponseHeader(receiptHeader)
-    const charged = payment.flow === "upfront" || receipt?.success === true
-    return { response, receipt, digest: payment.digest, charged, credential: payment.credential }
-  }
-
-  /** Executes `pay` (once per challenge), then the credential: the digest and this request's proof of possession. */
-  const payUpfront = (chosen: Extract<Chosen, { _tag: "Upfront" }>, request: { readonly method: string; readonly target: URL; readonly bodySha256: string }) =>
-    Effect.gen(function*() {
-      const { offer, grant, amount } = chosen
-      const nonce = offer.extra.nonce
-      const gas = options.gas === undefined ? undefined : yield* options.gas
-      const digest = paidNonces.get(nonce) ??
-        (yield* Effect.andThen(
-          vouchOnChain({ client, pkg, grant, offer, amount }),
-          payOffer({ pkg, signer, client, grant, offer, amount, ...(gas === undefined ? {} : { gas }) })
-        ))
-      paidNonces.set(nonce, digest)
-      const credential = yield* credentialFor(offer, digest, { ...request, resourceUrl: offer.extra.resourceUrl, search: request.target.search })
-      // Read from the chain, not by calling the gateway again: a payment not checkpointed in time is presented anyway,
-      // and the gateway's NOT_FINAL answers are waited out as before.
-      yield* Effect.ignore(Effect.tryPromise(() => untilCheckpointed(client, digest, FINALITY_TIMEOUT_MS)))
-      return { flow: "upfront", credential, digest, expiresAtMs: Number.POSITIVE_INFINITY } satisfies Pending
-    })
-
-  /**
-   * Signs the challenge's one payment (or finds it signed) and wraps it as x402 `exact`: `accepted` is the offer
-   * as the 402 carried it, `payload` the scheme document's `{ signature, transaction }`.
-   */
-  const paySignFirst = (chosen: Extract<Chosen, { _tag: "SignFirst" }>, required: PaymentRequired): Effect.Effect<Pending, PaymentRefused> =>
-    Effect.gen(function*() {
-      const { offer, grant, amount } = chosen
-      const sign = Effect.gen(function*() {
-        yield* vouchOnChain({ client, pkg, grant, offer, amount })
-        // Gas options are for paying one's own gas; a sponsored payment names the station's coin.
-        const gas = options.gas === undefined || offer.extra.gasStation !== undefined ? undefined : yield* options.gas
-        return yield* signFirstPayment({ pkg, signer, client, grant, offer, amount, gatewayOrigin, ...(gas === undefined ? {} : { gas }) })
-      }).pipe(Effect.catchTag("LedgerUnreachable", (e) => refuse(`the chain cannot be reached for gas: ${e.reason}`)))
-      const signed = yield* signedPayments.once(offer.extra.nonce, Date.parse(offer.extra.expiresAt), sign)
-      const credential = encodePaymentSignatureHeader({
-        x402Version: 2,
-        ...(required.resource === undefined ? {} : { resource: required.resource }),
-        accepted: chosen.accepted,
-        payload: { signature: signed.signature, transaction: signed.transaction }
-      })
-      const signAgain = Effect.andThen(signedPayments.forget(offer.extra.nonce), paySignFirst(chosen, required))
-      return { flow: "sign-first", credential, digest: signed.digest, expiresAtMs: signed.expiresAtMs, signAgain } satisfies Pending
-    })
-
-  /** Pays the call with a voucher of the session of the offer's payee and asset. */
-  const paySessionCall = (chosen: Extract<Chosen, { _tag: "Session" }>, url: string, init: RequestInit, body: Uint8Array<ArrayBuffer> | undefined) =>
-    payFromSession(sessions, chosen, (credential, reference) => Effect.map(present(url, init, body, credential, reference), (presented) => presented.response))
 
   const fetchPaid = (url: string, init: RequestInit = {}, how: { readonly payment?: PaymentMode } = {}) =>
     Effect.gen(function*() {
       const method = (init.method ?? "GET").toUpperCase()
       const target = URL.parse(url)
       if (target === null) return yield* refuse("not a URL")
-      // The body is read once, so that what is hashed into the proof is exactly what is sent.
-      const raw = init.body
-      const body = raw === undefined || raw === null
-        ? undefined
-        : new Uint8Array(yield* Effect.tryPromise({
-          try: () => new Response(raw).arrayBuffer(),
-          catch: () => new PaymentRefused({ reason: "the request body cannot be read" })
-        }))
+      const body = yield* bodyBytes(init)
+      const outgoing: Outgoing = { url, init, body }
       const bodySha256 = yield* Effect.promise(() => sha256Hex(body ?? new Uint8Array()))
       const requestKey = `${method} ${target.href} ${bodySha256}`
 
       // A request already paid for (or signed for) and not yet answered is presented again, never paid again.
       const pending = unanswered.get(requestKey)
       if (pending !== undefined && pending.expiresAtMs > Date.now()) {
-        const again = yield* presentPayment(url, init, body, pending)
-        if (again.response.status !== 402) {
-          if (answeredBy(again.response)) unanswered.delete(requestKey)
-          else unanswered.set(requestKey, again.payment)
-          return result(again.response, again.payment)
-        }
+        const again = yield* presentPayment(outgoing, pending)
+        if (again.response.status !== 402) return recorded(requestKey, again)
       }
       unanswered.delete(requestKey)
 
@@ -403,19 +462,7 @@ export const makeAgent = (options: {
         catch: (e) => new GatewayUnreachable({ reason: String(e) })
       })
       if (first.status !== 402) return { response: first, receipt: undefined, digest: undefined, charged: false, credential: undefined } satisfies PaidResponse
-      const header = first.headers.get("payment-required")
-      if (header === null) return yield* refuse("a 402 without a PAYMENT-REQUIRED challenge")
-      const required = yield* Effect.try({ try: () => decodePaymentRequiredHeader(header), catch: () => new PaymentRefused({ reason: "unreadable challenge" }) })
-      const chosen = yield* choose(required, target, method, how.payment ?? options.payment ?? "sign-first")
-      if (chosen._tag === "Session") return yield* paySessionCall(chosen, url, init, body)
-      const payment = chosen._tag === "SignFirst"
-        ? yield* paySignFirst(chosen, required)
-        : yield* payUpfront(chosen, { method, target, bodySha256 })
-      unanswered.set(requestKey, payment)
-      const paid = yield* presentPayment(url, init, body, payment)
-      if (answeredBy(paid.response)) unanswered.delete(requestKey)
-      else unanswered.set(requestKey, paid.payment)
-      return result(paid.response, paid.payment)
+      return yield* payChallenge(outgoing, { method, target, bodySha256, key: requestKey }, first, how.payment ?? options.payment ?? "sign-first")
     })
 
   // The sessions this agent opened (deposit, expiry, what was charged on each), and closing them.

@@ -1,21 +1,9 @@
 /// <reference lib="dom" />
 import { Ed25519Keypair } from "@mysten/sui/keypairs/ed25519"
 import { SuiGrpcClient } from "@mysten/sui/grpc"
-import { Transaction } from "@mysten/sui/transactions"
-import { toBase64 } from "@mysten/sui/utils"
-import {
-  type IdentifierArray,
-  registerWallet,
-  type StandardConnectFeature,
-  type StandardEventsFeature,
-  type StandardEventsListeners,
-  type SuiSignAndExecuteTransactionFeature,
-  type SuiSignPersonalMessageFeature,
-  type SuiSignTransactionFeature,
-  type Wallet,
-  type WalletAccount
-} from "@mysten/wallet-standard"
+import { registerWallet } from "@mysten/wallet-standard"
 import { ApiFailure } from "./ApiFailure.ts"
+import { keypairWallet } from "./KeypairWallet.ts"
 import type { Network } from "./Kit.ts"
 
 /** What the wallet is called in the connect dialog: it names what it is. */
@@ -70,53 +58,6 @@ export interface DevWallet {
   readonly fund: () => Promise<void>
 }
 
-/** The wallet-standard features of a wallet signing with `keypair` and executing through this origin's `/sui`. */
-const featuresOf = (keypair: Ed25519Keypair, client: SuiGrpcClient, account: WalletAccount, onConnect: () => Promise<void>) => {
-  const listeners = new Set<StandardEventsListeners["change"]>()
-  const built = async (json: string) => {
-    const transaction = Transaction.from(json)
-    transaction.setSenderIfNotSet(account.address)
-    return transaction.build({ client })
-  }
-  return {
-    "standard:connect": {
-      version: "1.0.0",
-      connect: async () => {
-        await onConnect()
-        for (const listener of listeners) listener({ accounts: [account] })
-        return { accounts: [account] }
-      }
-    } satisfies StandardConnectFeature["standard:connect"],
-    "standard:events": {
-      version: "1.0.0",
-      on: (_event, listener) => {
-        listeners.add(listener)
-        return () => listeners.delete(listener)
-      }
-    } satisfies StandardEventsFeature["standard:events"],
-    "sui:signPersonalMessage": {
-      version: "1.1.0",
-      signPersonalMessage: ({ message }) => keypair.signPersonalMessage(message)
-    } satisfies SuiSignPersonalMessageFeature["sui:signPersonalMessage"],
-    "sui:signTransaction": {
-      version: "2.0.0",
-      signTransaction: async ({ transaction }) => keypair.signTransaction(await built(await transaction.toJSON()))
-    } satisfies SuiSignTransactionFeature["sui:signTransaction"],
-    "sui:signAndExecuteTransaction": {
-      version: "2.0.0",
-      signAndExecuteTransaction: async ({ transaction }) => {
-        const bytes = await built(await transaction.toJSON())
-        const { signature } = await keypair.signTransaction(bytes)
-        const result = await client.core.executeTransaction({ transaction: bytes, signatures: [signature], include: { effects: true } })
-        const executed = result.$kind === "Transaction" ? result.Transaction : result.FailedTransaction
-        const effects = executed.effects.bcs
-        if (effects === null) throw new Error("the node returned no effects")
-        return { digest: executed.digest, bytes: toBase64(bytes), signature, effects: toBase64(effects) }
-      }
-    } satisfies SuiSignAndExecuteTransactionFeature["sui:signAndExecuteTransaction"]
-  }
-}
-
 /**
  * Registers the development wallet through the wallet standard, so dApp Kit's
  * connect dialog offers it like any extension. Only in local mode: the caller
@@ -128,28 +69,12 @@ export const registerDevWallet = (network: Network): DevWallet => {
   const keypair = storedKeypair()
   const address = keypair.toSuiAddress()
   const client = new SuiGrpcClient({ network, baseUrl: `${location.origin}/sui` })
-  const chains: IdentifierArray = [`sui:${network}`]
-  const account: WalletAccount = Object.freeze({
-    address,
-    publicKey: keypair.getPublicKey().toRawBytes(),
-    chains,
-    features: ["sui:signPersonalMessage", "sui:signTransaction", "sui:signAndExecuteTransaction"] as const,
-    label: DEV_WALLET_LABEL
-  })
   const fund = () => fromFaucet(client, address)
   // A wallet without SUI could pay no gas of its own: the first connect asks the faucet.
   const fundIfEmpty = async () => {
     const { balance } = await client.core.getBalance({ owner: address })
     if (BigInt(balance.balance) === 0n) await fund()
   }
-  const wallet: Wallet = {
-    version: "1.0.0",
-    name: DEV_WALLET_NAME,
-    icon: ICON,
-    chains,
-    accounts: [account],
-    features: featuresOf(keypair, client, account, fundIfEmpty)
-  }
-  registerWallet(wallet)
+  registerWallet(keypairWallet({ keypair, client, network, name: DEV_WALLET_NAME, icon: ICON, label: DEV_WALLET_LABEL, onConnect: fundIfEmpty }))
   return { address, fund }
 }

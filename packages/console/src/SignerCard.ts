@@ -3,6 +3,7 @@ import type { DelegatedSignerView } from "@gateway/domain/DelegatedSigner"
 import { coinDecimals, readGrant } from "./ChainReads.ts"
 import { amountText, coinLabel } from "./CoinAmount.ts"
 import type { ConsoleContext } from "./ConsoleContext.ts"
+import type { OwnerWallet } from "./OwnerWallet.ts"
 import { fill, h } from "./Dom.ts"
 import { signChanges } from "./SignChanges.ts"
 import { paymentsList } from "./PaymentsList.ts"
@@ -43,6 +44,38 @@ const signPendingGrants = (context: ConsoleContext, signer: SignerView) =>
   signChanges(context, { kind: "create", signerId: signer.id, grants: pendingKinds(signer) }, (grantId, status, signerStatus) =>
     context.notices.progress(`Grant ${grantId} is ${status}; the signer is ${signerStatus}.`))
 
+/** One grant's row: its caps, and its budget spent and remaining as the chain holds them (dashes when it cannot be read). */
+const grantRow = async (wallet: OwnerWallet, grant: GrantView) => {
+  const decimals = await coinDecimals(wallet.client, grant.coinType)
+  const onChain = grant.grantObjectId === null ? null : await readGrant(wallet.client, grant.grantObjectId).catch(() => null)
+  const spent = onChain === null ? "—" : amountText(onChain.spent.toString(), decimals, grant.coinType)
+  const remaining = onChain === null ? "—" : amountText((onChain.sessionCap - onChain.spent).toString(), decimals, grant.coinType)
+  return h("tr", { "data-grant": grant.id, "data-coin": grant.coinType },
+    h("td", {}, coinLabel(grant.coinType)),
+    h("td", {}, h("span", { class: "status", "data-status": grant.status }, grant.status)),
+    h("td", {}, expiryText(grant.expiry)),
+    h("td", {}, amountText(grant.caps.sessionCap, decimals, grant.coinType)),
+    h("td", {}, amountText(grant.caps.maxPerPayment, decimals, grant.coinType)),
+    h("td", { class: "spent" }, spent),
+    h("td", { class: "remaining" }, remaining),
+    ...windowCells(grant, decimals))
+}
+
+const GRANT_COLUMNS = ["Coin", "Status", "Expires", "Budget", "Per payment", "Spent", "Remaining", "Window", "Spent this window", "Window resets"]
+
+const grantsTable = (rows: ReadonlyArray<HTMLTableRowElement>) =>
+  h("div", { class: "scroll" }, h("table", {},
+    h("caption", {}, "Grants, with spent and remaining budget and the current window's spending read from the chain"),
+    h("thead", {}, h("tr", {}, ...GRANT_COLUMNS.map((c) => h("th", { scope: "col" }, c)))),
+    h("tbody", {}, ...rows)))
+
+/** One of the card's controls: hidden unless `show`, handed itself on click so its notice can disable it. */
+const actionButton = (label: string, className: string, onClick: (b: HTMLButtonElement) => void, show = true) => {
+  const b = h("button", { type: "button", class: className, hidden: !show }, label)
+  b.addEventListener("click", () => onClick(b))
+  return b
+}
+
 /**
  * One delegated signer: its aggregate and per-grant status, each grant's
  * budget spent and remaining as the chain holds them, its window (what the
@@ -73,60 +106,39 @@ export const signerCard = (context: ConsoleContext, initial: SignerView) => {
 
   const manifest = async () => JSON.stringify(await api.manifest(signer.id), null, 2)
 
-  const grantRows = () =>
-    Promise.all(signer.grants.map(async (grant) => {
-      const decimals = await coinDecimals(wallet.client, grant.coinType)
-      const onChain = grant.grantObjectId === null ? null : await readGrant(wallet.client, grant.grantObjectId).catch(() => null)
-      const spent = onChain === null ? "—" : amountText(onChain.spent.toString(), decimals, grant.coinType)
-      const remaining = onChain === null ? "—" : amountText((onChain.sessionCap - onChain.spent).toString(), decimals, grant.coinType)
-      return h("tr", { "data-grant": grant.id, "data-coin": grant.coinType },
-        h("td", {}, coinLabel(grant.coinType)),
-        h("td", {}, h("span", { class: "status", "data-status": grant.status }, grant.status)),
-        h("td", {}, expiryText(grant.expiry)),
-        h("td", {}, amountText(grant.caps.sessionCap, decimals, grant.coinType)),
-        h("td", {}, amountText(grant.caps.maxPerPayment, decimals, grant.coinType)),
-        h("td", { class: "spent" }, spent),
-        h("td", { class: "remaining" }, remaining),
-        ...windowCells(grant, decimals))
-    }))
+  const copyManifest = (button: HTMLButtonElement) =>
+    notices.run("Copying the connection manifest", async () => {
+      const text = await manifest()
+      manifestText.textContent = text
+      await navigator.clipboard.writeText(text).catch(() => notices.progress("Copy it from the text shown below."))
+    }, button)
+
+  const downloadManifest = (button: HTMLButtonElement) =>
+    notices.run("Downloading the connection manifest", async () => {
+      const text = await manifest()
+      manifestText.textContent = text
+      const link = h("a", { href: URL.createObjectURL(new Blob([text], { type: "application/json" })), download: `${signer.id}.manifest.json` })
+      link.click()
+      URL.revokeObjectURL(link.href)
+    }, button)
 
   const render = async () => {
     const live = signer.status !== "revoked" && signer.status !== "failed" && signer.status !== "expired"
-    const button = (label: string, className: string, onClick: (b: HTMLButtonElement) => void, show = true) => {
-      const b = h("button", { type: "button", class: className, hidden: !show }, label)
-      b.addEventListener("click", () => onClick(b))
-      return b
-    }
-    const rows = await grantRows()
+    const rows = await Promise.all(signer.grants.map((grant) => grantRow(wallet, grant)))
     fill(element,
       h("header", {},
         h("h3", { id: `title-${signer.id}` }, signer.name === "" ? signer.id : signer.name),
         h("span", { class: "status", "data-status": signer.status, "aria-label": `Status: ${signer.status}` }, signer.status)),
       h("p", { class: "mono" }, `${signer.id} · agent ${signer.agentAddress}`),
-      h("div", { class: "scroll" }, h("table", {},
-        h("caption", {}, "Grants, with spent and remaining budget and the current window's spending read from the chain"),
-        h("thead", {}, h("tr", {}, ...["Coin", "Status", "Expires", "Budget", "Per payment", "Spent", "Remaining", "Window", "Spent this window", "Window resets"].map((c) => h("th", { scope: "col" }, c)))),
-        h("tbody", {}, ...rows))),
+      grantsTable(rows),
       h("div", { class: "row actions" },
-        button("Sign", "sign-pending", (b) => void signPending(b), pendingKinds(signer).length > 0),
-        button("Pause", "secondary pause", (b) => void change("pause", b), live && signer.status !== "paused" && signer.status !== "pausing"),
-        button("Resume", "secondary resume", (b) => void change("resume", b), signer.status === "paused"),
-        button("Revoke", "danger revoke", (b) => void change("revoke", b), live),
-        button("Copy manifest", "secondary copy-manifest", (b) =>
-          void notices.run("Copying the connection manifest", async () => {
-            const text = await manifest()
-            manifestText.textContent = text
-            await navigator.clipboard.writeText(text).catch(() => notices.progress("Copy it from the text shown below."))
-          }, b), signer.status !== "awaiting_owner_signature"),
-        button("Download manifest", "secondary download-manifest", (b) =>
-          void notices.run("Downloading the connection manifest", async () => {
-            const text = await manifest()
-            manifestText.textContent = text
-            const link = h("a", { href: URL.createObjectURL(new Blob([text], { type: "application/json" })), download: `${signer.id}.manifest.json` })
-            link.click()
-            URL.revokeObjectURL(link.href)
-          }, b), signer.status !== "awaiting_owner_signature"),
-        button("Refresh", "secondary refresh", (b) => void notices.run("Refreshing", refresh, b))),
+        actionButton("Sign", "sign-pending", (b) => void signPending(b), pendingKinds(signer).length > 0),
+        actionButton("Pause", "secondary pause", (b) => void change("pause", b), live && signer.status !== "paused" && signer.status !== "pausing"),
+        actionButton("Resume", "secondary resume", (b) => void change("resume", b), signer.status === "paused"),
+        actionButton("Revoke", "danger revoke", (b) => void change("revoke", b), live),
+        actionButton("Copy manifest", "secondary copy-manifest", (b) => void copyManifest(b), signer.status !== "awaiting_owner_signature"),
+        actionButton("Download manifest", "secondary download-manifest", (b) => void downloadManifest(b), signer.status !== "awaiting_owner_signature"),
+        actionButton("Refresh", "secondary refresh", (b) => void notices.run("Refreshing", refresh, b))),
       manifestText,
       payments.element,
       sessions.element)

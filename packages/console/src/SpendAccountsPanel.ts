@@ -4,11 +4,27 @@ import { amountText, coinLabel } from "./CoinAmount.ts"
 import type { ConsoleContext } from "./ConsoleContext.ts"
 import { atomicOrFail } from "./AmountField.ts"
 import { fill, h } from "./Dom.ts"
+import type { GatewayApi } from "./GatewayApi.ts"
 import { sleep } from "./Sleep.ts"
 
 const SUI = "0x2::sui::SUI"
 const POLL_MS = 400
 const POLLS = 50
+
+type SpendAccount = Awaited<ReturnType<GatewayApi["spendAccounts"]>>["spendAccounts"][number]
+
+const accountsTable = (body: HTMLTableSectionElement) =>
+  h("div", { class: "scroll" },
+    h("table", {},
+      h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Coin"), h("th", { scope: "col" }, "Balance"), h("th", { scope: "col" }, "Pool"), h("th", { scope: "col" }, "Withdraw"))),
+      body))
+
+const fundForm = (coinInput: HTMLInputElement, amountInput: HTMLInputElement, unit: HTMLSpanElement, fundButton: HTMLButtonElement) =>
+  h("form", { id: "fund-form", "aria-labelledby": "fund-title" },
+    h("h3", { id: "fund-title" }, "Create a spend account or deposit"),
+    h("label", { for: "fund-coin" }, "Coin type"), coinInput,
+    h("label", { for: "fund-amount" }, "Amount"), amountInput, unit,
+    fundButton)
 
 /**
  * The owner's spend accounts (one pool per coin) with balances; create-or-deposit
@@ -39,6 +55,17 @@ export const spendAccountsPanel = (context: ConsoleContext) => {
     }
   }
 
+  /** Withdraws the typed amount from `account`'s pool, signed in the wallet, then shows the new balance. */
+  const withdraw = (account: SpendAccount, decimals: number | null, amountField: HTMLInputElement, button: HTMLButtonElement) =>
+    notices.run("Withdrawing", async () => {
+      const amount = BigInt(atomicOrFail("Withdraw amount", amountField.value, decimals))
+      const before = JSON.stringify((await api.spendAccounts()).spendAccounts)
+      const kind = await withdrawKind(wallet.client, { pool: account.pool, registry: account.registry, coinType: account.coinType, amount, owner: wallet.requireAddress() })
+      await wallet.executeKind(kind, sponsoredNotice)
+      await refreshUntilChanged(before)
+      await refresh()
+    }, button)
+
   const refresh = async () => {
     const { spendAccounts } = await api.spendAccounts()
     fill(coins, h("option", { value: SUI }), ...spendAccounts.filter((a) => a.coinType !== SUI).map((a) => h("option", { value: a.coinType })))
@@ -46,15 +73,7 @@ export const spendAccountsPanel = (context: ConsoleContext) => {
       const decimals = await coinDecimals(wallet.client, account.coinType)
       const withdrawAmount = h("input", { name: "withdraw", "aria-label": `Amount of ${account.coinType} to withdraw`, inputmode: "decimal", size: 10, autocomplete: "off" })
       const withdrawButton = h("button", { type: "button", class: "secondary" }, "Withdraw")
-      withdrawButton.addEventListener("click", () =>
-        notices.run("Withdrawing", async () => {
-          const amount = BigInt(atomicOrFail("Withdraw amount", withdrawAmount.value, decimals))
-          const before = JSON.stringify((await api.spendAccounts()).spendAccounts)
-          const kind = await withdrawKind(wallet.client, { pool: account.pool, registry: account.registry, coinType: account.coinType, amount, owner: wallet.requireAddress() })
-          await wallet.executeKind(kind, sponsoredNotice)
-          await refreshUntilChanged(before)
-          await refresh()
-        }, withdrawButton))
+      withdrawButton.addEventListener("click", () => withdraw(account, decimals, withdrawAmount, withdrawButton))
       return h("tr", { "data-coin": account.coinType },
         h("td", {}, coinLabel(account.coinType)),
         h("td", { class: "balance" }, amountText(account.balance, decimals, account.coinType)),
@@ -64,11 +83,7 @@ export const spendAccountsPanel = (context: ConsoleContext) => {
     fill(body, ...(rows.length === 0 ? [h("tr", {}, h("td", { colspan: 4 }, "No spend account yet: create one below."))] : rows))
   }
 
-  const form = h("form", { id: "fund-form", "aria-labelledby": "fund-title" },
-    h("h3", { id: "fund-title" }, "Create a spend account or deposit"),
-    h("label", { for: "fund-coin" }, "Coin type"), coinInput,
-    h("label", { for: "fund-amount" }, "Amount"), amountInput, unit,
-    fundButton)
+  const form = fundForm(coinInput, amountInput, unit, fundButton)
   form.addEventListener("submit", (event) => {
     event.preventDefault()
     void notices.run("Funding the spend account", async () => {
@@ -89,10 +104,7 @@ export const spendAccountsPanel = (context: ConsoleContext) => {
 
   const element = h("section", { id: "spend-accounts", "aria-labelledby": "accounts-title" },
     h("h2", { id: "accounts-title" }, "Spend accounts"),
-    h("div", { class: "scroll" },
-      h("table", {},
-        h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Coin"), h("th", { scope: "col" }, "Balance"), h("th", { scope: "col" }, "Pool"), h("th", { scope: "col" }, "Withdraw"))),
-        body)),
+    accountsTable(body),
     form, coins)
   return { element, refresh }
 }
