@@ -120,6 +120,190 @@ export const addressBalanceForGas = (data: TransactionData, addressBalance: Addr
   return left > 0n ? left : 0n
 }
 
+/** What admission checks a transaction against: the ledger as it stands. */
+interface AdmissionInput {
+  readonly data: TransactionData
+  readonly publishedAt: string
+  /** The current epoch, and its reference gas price. */
+  readonly epoch: bigint
+  readonly referenceGasPrice: bigint
+  readonly objects: ObjectReader
+  readonly addressBalance: AddressBalanceReader
+  /** The genesis checkpoint's digest: what a `ValidDuring` expiration names as its chain. */
+  readonly chainIdentifier: string
+}
+
+type Input = ProgrammableTransaction["inputs"][number]
+type ObjectInput = NonNullable<Input["Object"]>
+
+/** What admission has seen so far: the objects named, their versions, and what the address balances must cover. */
+interface Seen {
+  readonly input: AdmissionInput
+  readonly sender: string
+  readonly gasOwner: string
+  readonly versions: Array<bigint>
+  readonly named: Set<string>
+  /** What the transaction reserves of each address balance, by `addressBalanceKey`. */
+  readonly reserved: Map<string, { readonly owner: string; readonly coinType: string; amount: bigint }>
+}
+
+const once = (seen: Seen, objectId: string): Rejection | undefined => {
+  const id = normalizeSuiAddress(objectId)
+  if (seen.named.has(id)) return new Rejection(`object ${id} is named more than once among the gas payment and the inputs`)
+  seen.named.add(id)
+  return undefined
+}
+
+const owned = (seen: Seen, ref: { objectId: string; version: string | number; digest: string }, owner: string): Rejection | LedgerObject => {
+  const object = seen.input.objects.get(normalizeSuiAddress(ref.objectId))
+  if (object === undefined) return new Rejection(`object ${ref.objectId} does not exist`)
+  if (BigInt(ref.version) !== object.version || ref.digest !== object.digest) {
+    return new Rejection(`object ${ref.objectId} is not at version ${ref.version}; current version is ${object.version}`)
+  }
+  if (object.owner._tag !== "Address" || object.owner.address !== owner) return new Rejection(`object ${ref.objectId} is not owned by ${owner}`)
+  seen.versions.push(object.version)
+  return object
+}
+
+const reserve = (seen: Seen, owner: string, coinType: string, amount: bigint) => {
+  const key = addressBalanceKey(owner, coinType)
+  const entry = seen.reserved.get(key) ?? { owner: normalizeSuiAddress(owner), coinType: normalizeCoinType(coinType), amount: 0n }
+  entry.amount += amount
+  seen.reserved.set(key, entry)
+}
+
+/** The expiration against the current epoch, gas price and budget, and every package called being on this ledger. */
+const checkTransaction = (input: AdmissionInput, pt: ProgrammableTransaction, price: bigint, budget: bigint, computation: bigint): Rejection | undefined => {
+  const tx = input.data.V1
+  const expired = checkExpiration({ expiration: tx.expiration, epoch: input.epoch, chainIdentifier: input.chainIdentifier, windowRequired: tx.gasData.payment.length === 0 })
+  if (expired !== undefined) return expired
+  // sui-types `UserInputError::GasPriceUnderRGP`, in its words.
+  if (price < input.referenceGasPrice) return new Rejection(`Gas price ${price} under reference gas price (RGP) ${input.referenceGasPrice}`)
+  if (budget < computation) return new Rejection(`gas budget ${budget} below the minimum ${computation}`)
+  // Packages are loaded as inputs: a call to one that is not on chain is refused before execution.
+  for (const command of pt.commands) {
+    if (command.MoveCall && normalizeSuiAddress(command.MoveCall.package) !== input.publishedAt && !isFrameworkFundsCall(command.MoveCall)) {
+      return new Rejection(`package ${command.MoveCall.package} is not on this ledger (calls go to ${input.publishedAt})`)
+    }
+  }
+  return undefined
+}
+
+/** Gas: SUI coins of the gas owner, enough for the budget; or, with no coins, its SUI address balance. */
+const admitGas = (seen: Seen, pt: ProgrammableTransaction, budget: bigint) => {
+  const { payment } = seen.input.data.V1.gasData
+  const { gasOwner } = seen
+  if (payment.length === 0) {
+    if (usesGasCoin(pt)) return new Rejection("GasCoin cannot be used when gas is paid from the address balance")
+    // sui-core execution_engine: an empty payment is `PaymentMethod::AddressBalance(gas owner, budget)`, a reservation like any other.
+    reserve(seen, gasOwner, SUI_COIN_TYPE, budget)
+  }
+  const gasCoins: Array<LedgerObject> = []
+  for (const ref of payment) {
+    const duplicate = once(seen, ref.objectId)
+    if (duplicate !== undefined) return duplicate
+    const coin = owned(seen, ref, gasOwner)
+    if (coin instanceof Rejection) return coin
+    if (coin.data._tag !== "Coin" || coin.data.coinType !== normalizeCoinType(SUI_COIN_TYPE)) return new Rejection(`gas object ${coin.id} is not a SUI coin`)
+    gasCoins.push(coin)
+  }
+  const [primaryGas, ...mergedGas] = gasCoins
+  const gasBalance = primaryGas === undefined
+    ? seen.input.addressBalance(gasOwner, SUI_COIN_TYPE)
+    : gasCoins.reduce((sum, c) => sum + (c.data._tag === "Coin" ? c.data.balance : 0n), 0n)
+  if (gasBalance < budget) return new Rejection(`gas balance ${gasBalance} is below the budget ${budget}`)
+  return { primaryGas, mergedGas, gasBalance }
+}
+
+/** The inputs as they resolve: values in order, the objects among them, and the withdrawals by their `Funds` id. */
+interface Inputs {
+  readonly inputObjects: Map<string, InputObject>
+  readonly inputs: Array<Value>
+  readonly funds: Map<string, FundsValue>
+}
+
+/** An owned object input: the sender's, at its version. */
+const ownedInput = (seen: Seen, into: Inputs, ref: NonNullable<ObjectInput["ImmOrOwnedObject"]>): Rejection | undefined => {
+  const duplicate = once(seen, ref.objectId)
+  if (duplicate !== undefined) return duplicate
+  const object = owned(seen, ref, seen.sender)
+  if (object instanceof Rejection) return object
+  into.inputObjects.set(object.id, { object, mutable: true })
+  into.inputs.push({ _tag: "Object", id: object.id, mutable: true })
+  return undefined
+}
+
+/** A shared object input: shared at the initial version it names. */
+const sharedInput = (seen: Seen, into: Inputs, shared: NonNullable<ObjectInput["SharedObject"]>): Rejection | undefined => {
+  const duplicate = once(seen, shared.objectId)
+  if (duplicate !== undefined) return duplicate
+  const object = seen.input.objects.get(normalizeSuiAddress(shared.objectId))
+  if (object === undefined) return new Rejection(`shared object ${shared.objectId} does not exist`)
+  if (object.owner._tag !== "Shared" || object.owner.initialSharedVersion !== BigInt(shared.initialSharedVersion)) {
+    return new Rejection(`object ${shared.objectId} is not shared at initial version ${shared.initialSharedVersion}`)
+  }
+  // Sui's input check (sui-transaction-checks `check_objects`) refuses the Clock taken mutably: ImmutableParameterExpectedError.
+  if (shared.mutable && object.id === normalizeSuiAddress(CLOCK_OBJECT_ID)) {
+    return new Rejection(`ImmutableParameterExpectedError: the Clock ${object.id} can only be taken by immutable reference`)
+  }
+  seen.versions.push(object.version)
+  into.inputObjects.set(object.id, { object, mutable: shared.mutable })
+  into.inputs.push({ _tag: "Object", id: object.id, mutable: shared.mutable })
+  return undefined
+}
+
+/** A withdrawal from an address balance, reserved against it. */
+const fundsInput = (seen: Seen, into: Inputs, withdrawal: NonNullable<Input["FundsWithdrawal"]>): Rejection | undefined => {
+  // sui-types `FundsWithdrawalArg`: `Sender` draws on the sender, `Sponsor` on the gas owner; the type is `Balance<T>`.
+  const { reservation, typeArg, withdrawFrom } = withdrawal
+  if (withdrawFrom.$kind === "SenderAllowance") return new Rejection("withdrawals under an allowance are not supported by the local ledger")
+  const owner = withdrawFrom.$kind === "Sponsor" ? seen.gasOwner : seen.sender
+  const coinType = normalizeCoinType(typeArg.Balance)
+  const amount = BigInt(reservation.MaxAmountU64)
+  const id = `withdrawal:${into.inputs.length}`
+  into.funds.set(id, { kind: "Withdrawal", coinType, amount, owner })
+  reserve(seen, owner, coinType, amount)
+  into.inputs.push({ _tag: "Funds", id })
+  return undefined
+}
+
+/** One input, by its kind. */
+const admitInput = (seen: Seen, into: Inputs, arg: Input): Rejection | undefined => {
+  if (arg.Pure) {
+    into.inputs.push({ _tag: "Pure", bytes: decodeBase64(arg.Pure.bytes) })
+    return undefined
+  }
+  if (arg.Object?.ImmOrOwnedObject) return ownedInput(seen, into, arg.Object.ImmOrOwnedObject)
+  if (arg.Object?.SharedObject) return sharedInput(seen, into, arg.Object.SharedObject)
+  if (arg.FundsWithdrawal) return fundsInput(seen, into, arg.FundsWithdrawal)
+  return new Rejection("unsupported input kind")
+}
+
+/** Inputs: pure bytes, owned objects of the sender, shared objects at their initial version, withdrawals. */
+const admitInputs = (seen: Seen, pt: ProgrammableTransaction): Rejection | Inputs => {
+  const into: Inputs = { inputObjects: new Map(), inputs: [], funds: new Map() }
+  for (const arg of pt.inputs) {
+    const refused = admitInput(seen, into, arg)
+    if (refused !== undefined) return refused
+  }
+  return into
+}
+
+/** Every address balance covers what the transaction reserves of it. */
+const checkReservations = (seen: Seen): Rejection | undefined => {
+  for (const { owner, coinType, amount } of seen.reserved.values()) {
+    const available = seen.input.addressBalance(owner, coinType)
+    if (available < amount) {
+      return new Rejection(
+        `InvalidWithdrawReservation: Insufficient address balance of coin type ${coinType} for address ${owner}: ` +
+          `the transaction requires ${amount} but only ${available} is available. ` +
+          "Note that the address balance does not include funds held in Coin objects owned by the address."
+      )
+    }
+  }
+  return undefined
+}
+
 /**
  * Sui's checks before execution (sui-transaction-checks: `check_gas`,
  * `check_objects`): the expiration against the current epoch, gas price (at
@@ -130,141 +314,32 @@ export const addressBalanceForGas = (data: TransactionData, addressBalance: Addr
  * covered by the balances as they stand, as a node checks them when signing
  * (sui-core `AccountFundsRead::check_amounts_available`).
  */
-export const admit = (input: {
-  readonly data: TransactionData
-  readonly publishedAt: string
-  /** The current epoch, and its reference gas price. */
-  readonly epoch: bigint
-  readonly referenceGasPrice: bigint
-  readonly objects: ObjectReader
-  readonly addressBalance: AddressBalanceReader
-  /** The genesis checkpoint's digest: what a `ValidDuring` expiration names as its chain. */
-  readonly chainIdentifier: string
-}): Admitted | Rejection => {
-  const { publishedAt } = input
+export const admit = (input: AdmissionInput): Admitted | Rejection => {
   const tx = input.data.V1
   const pt = tx.kind.ProgrammableTransaction
   if (pt === undefined || pt === null) return new Rejection("only programmable transactions are supported")
-  const sender = normalizeSuiAddress(tx.sender)
-  const gasOwner = normalizeSuiAddress(tx.gasData.owner)
   const price = BigInt(tx.gasData.price)
   const budget = BigInt(tx.gasData.budget)
   const computation = GAS_UNITS * price
-  const expired = checkExpiration({ expiration: tx.expiration, epoch: input.epoch, chainIdentifier: input.chainIdentifier, windowRequired: tx.gasData.payment.length === 0 })
-  if (expired !== undefined) return expired
-  // sui-types `UserInputError::GasPriceUnderRGP`, in its words.
-  if (price < input.referenceGasPrice) return new Rejection(`Gas price ${price} under reference gas price (RGP) ${input.referenceGasPrice}`)
-  if (budget < computation) return new Rejection(`gas budget ${budget} below the minimum ${computation}`)
-  // Packages are loaded as inputs: a call to one that is not on chain is refused before execution.
-  for (const command of pt.commands) {
-    if (command.MoveCall && normalizeSuiAddress(command.MoveCall.package) !== publishedAt && !isFrameworkFundsCall(command.MoveCall)) {
-      return new Rejection(`package ${command.MoveCall.package} is not on this ledger (calls go to ${publishedAt})`)
-    }
+  const refused = checkTransaction(input, pt, price, budget, computation)
+  if (refused !== undefined) return refused
+  const seen: Seen = {
+    input,
+    sender: normalizeSuiAddress(tx.sender),
+    gasOwner: normalizeSuiAddress(tx.gasData.owner),
+    versions: [],
+    named: new Set(),
+    reserved: new Map()
   }
-
-  const versions: Array<bigint> = []
-  const named = new Set<string>()
-  const once = (objectId: string): Rejection | undefined => {
-    const id = normalizeSuiAddress(objectId)
-    if (named.has(id)) return new Rejection(`object ${id} is named more than once among the gas payment and the inputs`)
-    named.add(id)
-    return undefined
-  }
-  const owned = (ref: { objectId: string; version: string | number; digest: string }, owner: string): Rejection | LedgerObject => {
-    const object = input.objects.get(normalizeSuiAddress(ref.objectId))
-    if (object === undefined) return new Rejection(`object ${ref.objectId} does not exist`)
-    if (BigInt(ref.version) !== object.version || ref.digest !== object.digest) {
-      return new Rejection(`object ${ref.objectId} is not at version ${ref.version}; current version is ${object.version}`)
-    }
-    if (object.owner._tag !== "Address" || object.owner.address !== owner) return new Rejection(`object ${ref.objectId} is not owned by ${owner}`)
-    versions.push(object.version)
-    return object
-  }
-
-  /** What the transaction reserves of each address balance, by `addressBalanceKey`. */
-  const reserved = new Map<string, { readonly owner: string; readonly coinType: string; amount: bigint }>()
-  const reserve = (owner: string, coinType: string, amount: bigint) => {
-    const key = addressBalanceKey(owner, coinType)
-    const entry = reserved.get(key) ?? { owner: normalizeSuiAddress(owner), coinType: normalizeCoinType(coinType), amount: 0n }
-    entry.amount += amount
-    reserved.set(key, entry)
-  }
-
-  // === Gas: SUI coins of the gas owner, enough for the budget; or, with no coins, its SUI address balance ===
-  if (tx.gasData.payment.length === 0) {
-    if (usesGasCoin(pt)) return new Rejection("GasCoin cannot be used when gas is paid from the address balance")
-    // sui-core execution_engine: an empty payment is `PaymentMethod::AddressBalance(gas owner, budget)`, a reservation like any other.
-    reserve(gasOwner, SUI_COIN_TYPE, budget)
-  }
-  const gasCoins: Array<LedgerObject> = []
-  for (const ref of tx.gasData.payment) {
-    const duplicate = once(ref.objectId)
-    if (duplicate !== undefined) return duplicate
-    const coin = owned(ref, gasOwner)
-    if (coin instanceof Rejection) return coin
-    if (coin.data._tag !== "Coin" || coin.data.coinType !== normalizeCoinType(SUI_COIN_TYPE)) return new Rejection(`gas object ${coin.id} is not a SUI coin`)
-    gasCoins.push(coin)
-  }
-  const [primaryGas, ...mergedGas] = gasCoins
-  const gasBalance = primaryGas === undefined
-    ? input.addressBalance(gasOwner, SUI_COIN_TYPE)
-    : gasCoins.reduce((sum, c) => sum + (c.data._tag === "Coin" ? c.data.balance : 0n), 0n)
-  if (gasBalance < budget) return new Rejection(`gas balance ${gasBalance} is below the budget ${budget}`)
-  const funds = new Map<string, FundsValue>()
-
-  // === Inputs: pure bytes, owned objects of the sender, shared objects at their initial version ===
-  const inputObjects = new Map<string, InputObject>()
-  const inputs: Array<Value> = []
-  for (const arg of pt.inputs) {
-    if (arg.Pure) inputs.push({ _tag: "Pure", bytes: decodeBase64(arg.Pure.bytes) })
-    else if (arg.Object?.ImmOrOwnedObject) {
-      const duplicate = once(arg.Object.ImmOrOwnedObject.objectId)
-      if (duplicate !== undefined) return duplicate
-      const object = owned(arg.Object.ImmOrOwnedObject, sender)
-      if (object instanceof Rejection) return object
-      inputObjects.set(object.id, { object, mutable: true })
-      inputs.push({ _tag: "Object", id: object.id, mutable: true })
-    } else if (arg.Object?.SharedObject) {
-      const shared = arg.Object.SharedObject
-      const duplicate = once(shared.objectId)
-      if (duplicate !== undefined) return duplicate
-      const object = input.objects.get(normalizeSuiAddress(shared.objectId))
-      if (object === undefined) return new Rejection(`shared object ${shared.objectId} does not exist`)
-      if (object.owner._tag !== "Shared" || object.owner.initialSharedVersion !== BigInt(shared.initialSharedVersion)) {
-        return new Rejection(`object ${shared.objectId} is not shared at initial version ${shared.initialSharedVersion}`)
-      }
-      // Sui's input check (sui-transaction-checks `check_objects`) refuses the Clock taken mutably: ImmutableParameterExpectedError.
-      if (shared.mutable && object.id === normalizeSuiAddress(CLOCK_OBJECT_ID)) {
-        return new Rejection(`ImmutableParameterExpectedError: the Clock ${object.id} can only be taken by immutable reference`)
-      }
-      versions.push(object.version)
-      inputObjects.set(object.id, { object, mutable: shared.mutable })
-      inputs.push({ _tag: "Object", id: object.id, mutable: shared.mutable })
-    } else if (arg.FundsWithdrawal) {
-      // sui-types `FundsWithdrawalArg`: `Sender` draws on the sender, `Sponsor` on the gas owner; the type is `Balance<T>`.
-      const { reservation, typeArg, withdrawFrom } = arg.FundsWithdrawal
-      if (withdrawFrom.$kind === "SenderAllowance") return new Rejection("withdrawals under an allowance are not supported by the local ledger")
-      const owner = withdrawFrom.$kind === "Sponsor" ? gasOwner : sender
-      const coinType = normalizeCoinType(typeArg.Balance)
-      const amount = BigInt(reservation.MaxAmountU64)
-      const id = `withdrawal:${inputs.length}`
-      funds.set(id, { kind: "Withdrawal", coinType, amount, owner })
-      reserve(owner, coinType, amount)
-      inputs.push({ _tag: "Funds", id })
-    } else return new Rejection("unsupported input kind")
-  }
-
-  for (const { owner, coinType, amount } of reserved.values()) {
-    const available = input.addressBalance(owner, coinType)
-    if (available < amount) {
-      return new Rejection(
-        `InvalidWithdrawReservation: Insufficient address balance of coin type ${coinType} for address ${owner}: ` +
-          `the transaction requires ${amount} but only ${available} is available. ` +
-          "Note that the address balance does not include funds held in Coin objects owned by the address."
-      )
-    }
-  }
-
-  const lamport = [...versions].reduce((a, b) => (a > b ? a : b), 0n) + 1n
+  const gas = admitGas(seen, pt, budget)
+  if (gas instanceof Rejection) return gas
+  const resolved = admitInputs(seen, pt)
+  if (resolved instanceof Rejection) return resolved
+  const short = checkReservations(seen)
+  if (short !== undefined) return short
+  const lamport = [...seen.versions].reduce((a, b) => (a > b ? a : b), 0n) + 1n
+  const { primaryGas, mergedGas, gasBalance } = gas
+  const { sender, gasOwner } = seen
+  const { funds, inputObjects, inputs } = resolved
   return { pt, sender, budget, computation, primaryGas, mergedGas, gasBalance, gasOwner, funds, inputObjects, inputs, lamport }
 }

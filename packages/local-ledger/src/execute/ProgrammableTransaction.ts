@@ -139,34 +139,31 @@ export interface Interpretation {
   readonly addressBalanceChanges: ReadonlyArray<AddressBalanceChange>
 }
 
-/**
- * Runs a programmable transaction's commands in order, as Sui's PTB runtime
- * does: arguments resolve to inputs and earlier results, the framework
- * commands (SplitCoins, MergeCoins, TransferObjects) act on coins, and Move
- * calls go to `callMove`. The first failure stops it; a created value left
- * neither consumed nor transferred fails it at the end.
- */
-export const interpret = (program: Program): Interpretation => {
-  const { sender, objects } = program
-  const digestBytes = fromBase58(program.digest)
-  const GAS = program.gas?.id
-
-  const working = new Map<string, Working>()
-  const deleted = new Set<string>()
-  const events: Array<ChainEvent> = []
-  const funds = new Map(program.funds)
-  const addressBalanceChanges: Array<AddressBalanceChange> = []
-  let creations = 0
-  let fundsMade = 0
-  let commandIdx = 0
+/** What the running transaction holds and has done so far. */
+interface RunState {
+  readonly program: Program
+  readonly working: Map<string, Working>
+  readonly deleted: Set<string>
+  readonly events: Array<ChainEvent>
+  readonly funds: Map<string, FundsValue>
+  readonly addressBalanceChanges: Array<AddressBalanceChange>
   /** Values created in this transaction that must end up consumed or transferred (a Coin has no `drop`): id → where it was made. */
-  const dangling = new Map<string, { readonly resultIdx: number; readonly secondaryIdx: number }>()
+  readonly dangling: Map<string, { readonly resultIdx: number; readonly secondaryIdx: number }>
+  readonly results: Array<ReadonlyArray<Value>>
+  creations: number
+  fundsMade: number
+  commandIdx: number
+}
 
+/** The objects as the running transaction sees and changes them, and the events it emits. */
+const objectStore = (state: RunState) => {
+  const { working, deleted } = state
+  const digestBytes = fromBase58(state.program.digest)
   const current = (id: string): Working | undefined => {
     if (deleted.has(id)) return undefined
     const touched = working.get(id)
     if (touched !== undefined) return touched
-    const stored = objects.get(id)
+    const stored = state.program.objects.get(id)
     return stored === undefined ? undefined : { data: stored.data, owner: stored.owner }
   }
   const write = (id: string, data: ObjectData, owner?: Owner) => {
@@ -178,70 +175,71 @@ export const interpret = (program: Program): Interpretation => {
     working.set(id, { data, owner })
     return id
   }
-  const freshId = () => deriveObjectId(digestBytes, creations++)
+  const freshId = () => deriveObjectId(digestBytes, state.creations++)
   const destroy = (id: string) => {
     deleted.add(id)
-    dangling.delete(id)
+    state.dangling.delete(id)
   }
   const emit = <T>(type: string, layout: { serialize: (v: T) => { toBytes: () => Uint8Array } }, value: T) => {
-    events.push({
+    state.events.push({
       type,
-      sender,
+      sender: state.program.sender,
       parsedJson: JSON.parse(JSON.stringify(value, (_, v: unknown) => (typeof v === "bigint" ? v.toString() : v))),
       bcs: encodeBase64(layout.serialize(value).toBytes())
     })
   }
+  return { current, write, createObject, freshId, destroy, emit }
+}
 
-  if (program.gas !== undefined) {
-    working.set(program.gas.id, { data: { _tag: "Coin", coinType: gasCoinType, balance: program.gas.balance }, owner: program.gas.owner })
-    for (const id of program.gas.merged) deleted.add(id)
-  }
+// === Arguments ===
 
-  // === Arguments ===
-
-  const results: Array<ReadonlyArray<Value>> = []
-  const resolve = (arg: Argument, argIdx: number): Value => {
-    switch (arg.$kind) {
-      case "GasCoin":
-        // Admission refuses `GasCoin` when gas is paid from the address balance; nothing else lacks one.
-        if (GAS === undefined) throw argumentError(argIdx, { TypeMismatch: true })
-        return { _tag: "Object", id: GAS, mutable: true }
-      case "Input": {
-        const v = program.inputs[arg.Input]
-        if (v === undefined) throw argumentError(argIdx, { IndexOutOfBounds: { idx: arg.Input } })
-        return v
-      }
-      case "Result": {
-        const row = results[arg.Result]
-        if (row === undefined) throw argumentError(argIdx, { IndexOutOfBounds: { idx: arg.Result } })
-        const [v, ...more] = row
-        if (v === undefined || more.length > 0) throw argumentError(argIdx, { InvalidResultArity: { resultIdx: arg.Result } })
-        return v
-      }
-      case "NestedResult": {
-        const [i, j] = arg.NestedResult
-        const row = results[i]
-        if (row === undefined) throw argumentError(argIdx, { IndexOutOfBounds: { idx: i } })
-        const v = row[j]
-        if (v === undefined) throw argumentError(argIdx, { SecondaryIndexOutOfBounds: { resultIdx: i, secondaryIdx: j } })
-        return v
-      }
-      default:
-        throw argumentError(argIdx, { TypeMismatch: true })
+/** The value an argument names: the gas coin, an input, or an earlier command's result. */
+const resolve = (state: RunState, arg: Argument, argIdx: number): Value => {
+  switch (arg.$kind) {
+    case "GasCoin":
+      // Admission refuses `GasCoin` when gas is paid from the address balance; nothing else lacks one.
+      if (state.program.gas === undefined) throw argumentError(argIdx, { TypeMismatch: true })
+      return { _tag: "Object", id: state.program.gas.id, mutable: true }
+    case "Input": {
+      const v = state.program.inputs[arg.Input]
+      if (v === undefined) throw argumentError(argIdx, { IndexOutOfBounds: { idx: arg.Input } })
+      return v
     }
+    case "Result": {
+      const row = state.results[arg.Result]
+      if (row === undefined) throw argumentError(argIdx, { IndexOutOfBounds: { idx: arg.Result } })
+      const [v, ...more] = row
+      if (v === undefined || more.length > 0) throw argumentError(argIdx, { InvalidResultArity: { resultIdx: arg.Result } })
+      return v
+    }
+    case "NestedResult": {
+      const [i, j] = arg.NestedResult
+      const row = state.results[i]
+      if (row === undefined) throw argumentError(argIdx, { IndexOutOfBounds: { idx: i } })
+      const v = row[j]
+      if (v === undefined) throw argumentError(argIdx, { SecondaryIndexOutOfBounds: { resultIdx: i, secondaryIdx: j } })
+      return v
+    }
+    default:
+      throw argumentError(argIdx, { TypeMismatch: true })
   }
+}
+
+/** Arguments taken as what a command expects of them, and the values and balance changes a command makes. */
+const argumentAccess = (state: RunState, current: (id: string) => Working | undefined) => {
+  const GAS = state.program.gas?.id
   const pureAt = (arg: Argument, argIdx: number) => {
-    const v = resolve(arg, argIdx)
+    const v = resolve(state, arg, argIdx)
     if (v._tag !== "Pure") throw argumentError(argIdx, { TypeMismatch: true })
     return v.bytes
   }
   const objectAt = (arg: Argument, argIdx: number): ObjectArgument => {
-    const v = resolve(arg, argIdx)
+    const v = resolve(state, arg, argIdx)
     if (v._tag === "Funds") throw argumentError(argIdx, { TypeMismatch: true })
     if (v._tag !== "Object") throw argumentError(argIdx, { InvalidUsageOfPureArg: true })
-    const state = current(v.id)
-    if (state === undefined) throw argumentError(argIdx, { ArgumentWithoutValue: true })
-    return { id: v.id, mutable: v.mutable, ...state }
+    const object = current(v.id)
+    if (object === undefined) throw argumentError(argIdx, { ArgumentWithoutValue: true })
+    return { id: v.id, mutable: v.mutable, ...object }
   }
   const coinAt = (arg: Argument, argIdx: number): CoinArgument => {
     const object = objectAt(arg, argIdx)
@@ -255,115 +253,149 @@ export const interpret = (program: Program): Interpretation => {
   }
 
   const fundsByValue = (arg: Argument, argIdx: number, kind: FundsValue["kind"]): FundsValue => {
-    const v = resolve(arg, argIdx)
+    const v = resolve(state, arg, argIdx)
     if (v._tag !== "Funds") throw argumentError(argIdx, { TypeMismatch: true })
-    const held = funds.get(v.id)
+    const held = state.funds.get(v.id)
     if (held === undefined) throw argumentError(argIdx, { ArgumentWithoutValue: true })
     if (held.kind !== kind) throw argumentError(argIdx, { TypeMismatch: true })
-    funds.delete(v.id)
-    dangling.delete(v.id)
+    state.funds.delete(v.id)
+    state.dangling.delete(v.id)
     return held
   }
   const makeFunds = (value: FundsValue): Value => {
-    const id = `funds:${fundsMade++}`
-    funds.set(id, value)
-    if (value.kind === "Balance") dangling.set(id, { resultIdx: commandIdx, secondaryIdx: 0 })
+    const id = `funds:${state.fundsMade++}`
+    state.funds.set(id, value)
+    if (value.kind === "Balance") state.dangling.set(id, { resultIdx: state.commandIdx, secondaryIdx: 0 })
     return { _tag: "Funds", id }
   }
   const mustUse = (id: string) => {
-    dangling.set(id, { resultIdx: commandIdx, secondaryIdx: 0 })
+    state.dangling.set(id, { resultIdx: state.commandIdx, secondaryIdx: 0 })
   }
   const accumulate = (change: AddressBalanceChange) => {
-    addressBalanceChanges.push(change)
+    state.addressBalanceChanges.push(change)
   }
+  return { pureAt, objectAt, coinAt, coinByValue, fundsByValue, makeFunds, mustUse, accumulate }
+}
 
-  const runtime: MoveRuntime = {
-    sender,
-    lamport: program.lamport,
-    current,
-    write,
-    createObject,
-    freshId,
-    destroy,
-    emit,
-    pureAt,
-    objectAt,
-    coinByValue,
-    fundsByValue,
-    makeFunds,
-    mustUse,
-    accumulate
+/** What the framework commands act through: the object store and the arguments. */
+type Access = ReturnType<typeof objectStore> & ReturnType<typeof argumentAccess>
+
+// === Framework commands ===
+
+const splitCoins = (state: RunState, access: Access, command: NonNullable<Command["SplitCoins"]>, resultIdx: number): ReadonlyArray<Value> => {
+  const source = access.coinAt(command.coin, 0)
+  if (!source.mutable) throw argumentError(0, { InvalidObjectByMutRef: true })
+  const amounts = command.amounts.map((a, i) => BigInt(decode(u64Layout, access.pureAt(a, i + 1), i + 1)))
+  let balance = source.coin.balance
+  const made = amounts.map((amount, secondaryIdx): Value => {
+    if (amount > balance) throw new Failed({ InsufficientCoinBalance: true })
+    balance -= amount
+    const id = access.createObject(access.freshId(), { _tag: "Coin", coinType: source.coin.coinType, balance: amount }, { _tag: "Address", address: state.program.sender })
+    state.dangling.set(id, { resultIdx, secondaryIdx })
+    return { _tag: "Object", id, mutable: true }
+  })
+  access.write(source.id, { ...source.coin, balance })
+  return made
+}
+
+const mergeCoins = (access: Access, command: NonNullable<Command["MergeCoins"]>): ReadonlyArray<Value> => {
+  const destination = access.coinAt(command.destination, 0)
+  if (!destination.mutable) throw argumentError(0, { InvalidObjectByMutRef: true })
+  let balance = destination.coin.balance
+  command.sources.forEach((a, i) => {
+    const source = access.coinByValue(a, i + 1)
+    if (source.id === destination.id) throw argumentError(i + 1, { ArgumentWithoutValue: true })
+    if (source.coin.coinType !== destination.coin.coinType) throw argumentError(i + 1, { TypeMismatch: true })
+    balance += source.coin.balance
+    if (balance > U64_MAX) throw new Failed({ CoinBalanceOverflow: true })
+    access.destroy(source.id)
+  })
+  access.write(destination.id, { ...destination.coin, balance })
+  return []
+}
+
+const transferObjects = (state: RunState, access: Access, command: NonNullable<Command["TransferObjects"]>): ReadonlyArray<Value> => {
+  const moved = command.objects.map((a, i) => {
+    const object = access.objectAt(a, i)
+    if (object.owner._tag !== "Address") throw argumentError(i, { InvalidObjectByValue: true })
+    return object
+  })
+  const addressIdx = command.objects.length
+  const recipient = normalizeSuiAddress(decode(addressLayout, access.pureAt(command.address, addressIdx), addressIdx))
+  for (const object of moved) {
+    access.write(object.id, object.data, { _tag: "Address", address: recipient })
+    state.dangling.delete(object.id)
   }
+  return []
+}
 
-  // === Framework commands ===
-
-  const splitCoins = (command: NonNullable<Command["SplitCoins"]>, resultIdx: number): ReadonlyArray<Value> => {
-    const source = coinAt(command.coin, 0)
-    if (!source.mutable) throw argumentError(0, { InvalidObjectByMutRef: true })
-    const amounts = command.amounts.map((a, i) => BigInt(decode(u64Layout, pureAt(a, i + 1), i + 1)))
-    let balance = source.coin.balance
-    const made = amounts.map((amount, secondaryIdx): Value => {
-      if (amount > balance) throw new Failed({ InsufficientCoinBalance: true })
-      balance -= amount
-      const id = createObject(freshId(), { _tag: "Coin", coinType: source.coin.coinType, balance: amount }, { _tag: "Address", address: sender })
-      dangling.set(id, { resultIdx, secondaryIdx })
-      return { _tag: "Object", id, mutable: true }
-    })
-    write(source.id, { ...source.coin, balance })
-    return made
-  }
-
-  const mergeCoins = (command: NonNullable<Command["MergeCoins"]>): ReadonlyArray<Value> => {
-    const destination = coinAt(command.destination, 0)
-    if (!destination.mutable) throw argumentError(0, { InvalidObjectByMutRef: true })
-    let balance = destination.coin.balance
-    command.sources.forEach((a, i) => {
-      const source = coinByValue(a, i + 1)
-      if (source.id === destination.id) throw argumentError(i + 1, { ArgumentWithoutValue: true })
-      if (source.coin.coinType !== destination.coin.coinType) throw argumentError(i + 1, { TypeMismatch: true })
-      balance += source.coin.balance
-      if (balance > U64_MAX) throw new Failed({ CoinBalanceOverflow: true })
-      destroy(source.id)
-    })
-    write(destination.id, { ...destination.coin, balance })
-    return []
-  }
-
-  const transferObjects = (command: NonNullable<Command["TransferObjects"]>): ReadonlyArray<Value> => {
-    const moved = command.objects.map((a, i) => {
-      const object = objectAt(a, i)
-      if (object.owner._tag !== "Address") throw argumentError(i, { InvalidObjectByValue: true })
-      return object
-    })
-    const addressIdx = command.objects.length
-    const recipient = normalizeSuiAddress(decode(addressLayout, pureAt(command.address, addressIdx), addressIdx))
-    for (const object of moved) {
-      write(object.id, object.data, { _tag: "Address", address: recipient })
-      dangling.delete(object.id)
-    }
-    return []
-  }
-
+/** Every command in order, until the first failure; then whether a value was left without `drop`. */
+const runAll = (state: RunState, access: Access, runtime: MoveRuntime): Execution["status"] => {
   const run = (command: Command, index: number): ReadonlyArray<Value> => {
-    if (command.MoveCall) return program.callMove(command.MoveCall, runtime)
-    if (command.SplitCoins) return splitCoins(command.SplitCoins, index)
-    if (command.MergeCoins) return mergeCoins(command.MergeCoins)
-    if (command.TransferObjects) return transferObjects(command.TransferObjects)
+    if (command.MoveCall) return state.program.callMove(command.MoveCall, runtime)
+    if (command.SplitCoins) return splitCoins(state, access, command.SplitCoins, index)
+    if (command.MergeCoins) return mergeCoins(access, command.MergeCoins)
+    if (command.TransferObjects) return transferObjects(state, access, command.TransferObjects)
     throw new Failed({ FeatureNotYetSupported: true })
   }
-  const runAll = (): Execution["status"] => {
-    for (const [index, command] of program.commands.entries()) {
-      commandIdx = index
-      try {
-        results.push(run(command, index))
-      } catch (error) {
-        if (!(error instanceof Failed)) throw error
-        return { Failure: { error: error.error, command: index } }
-      }
+  for (const [index, command] of state.program.commands.entries()) {
+    state.commandIdx = index
+    try {
+      state.results.push(run(command, index))
+    } catch (error) {
+      if (!(error instanceof Failed)) throw error
+      return { Failure: { error: error.error, command: index } }
     }
-    const [unused] = dangling.values()
-    return unused === undefined ? { Success: true } : { Failure: { error: { UnusedValueWithoutDrop: unused }, command: null } }
   }
+  const [unused] = state.dangling.values()
+  return unused === undefined ? { Success: true } : { Failure: { error: { UnusedValueWithoutDrop: unused }, command: null } }
+}
 
-  return { status: runAll(), working, deleted, events, addressBalanceChanges }
+/**
+ * Runs a programmable transaction's commands in order, as Sui's PTB runtime
+ * does: arguments resolve to inputs and earlier results, the framework
+ * commands (SplitCoins, MergeCoins, TransferObjects) act on coins, and Move
+ * calls go to `callMove`. The first failure stops it; a created value left
+ * neither consumed nor transferred fails it at the end.
+ */
+export const interpret = (program: Program): Interpretation => {
+  const state: RunState = {
+    program,
+    working: new Map(),
+    deleted: new Set(),
+    events: [],
+    funds: new Map(program.funds),
+    addressBalanceChanges: [],
+    dangling: new Map(),
+    results: [],
+    creations: 0,
+    fundsMade: 0,
+    commandIdx: 0
+  }
+  if (program.gas !== undefined) {
+    state.working.set(program.gas.id, { data: { _tag: "Coin", coinType: gasCoinType, balance: program.gas.balance }, owner: program.gas.owner })
+    for (const id of program.gas.merged) state.deleted.add(id)
+  }
+  const store = objectStore(state)
+  const args = argumentAccess(state, store.current)
+  const access: Access = { ...store, ...args }
+  const runtime: MoveRuntime = {
+    sender: program.sender,
+    lamport: program.lamport,
+    current: store.current,
+    write: store.write,
+    createObject: store.createObject,
+    freshId: store.freshId,
+    destroy: store.destroy,
+    emit: store.emit,
+    pureAt: args.pureAt,
+    objectAt: args.objectAt,
+    coinByValue: args.coinByValue,
+    fundsByValue: args.fundsByValue,
+    makeFunds: args.makeFunds,
+    mustUse: args.mustUse,
+    accumulate: args.accumulate
+  }
+  const status = runAll(state, access, runtime)
+  return { status, working: state.working, deleted: state.deleted, events: state.events, addressBalanceChanges: state.addressBalanceChanges }
 }

@@ -46,6 +46,7 @@ import {
   type CoinArgument,
   decode,
   Failed,
+  type MoveCall,
   type MoveRuntime,
   U64_MAX,
   type Value
@@ -695,6 +696,106 @@ const entries: { readonly [F in FunctionName]: Entry } = {
   migrate_session
 }
 
+/** The type tags of `spend_account`'s objects under one package, which entry arguments are checked against. */
+interface ModuleTypes {
+  readonly originalId: string
+  readonly registry: string
+  readonly adminCap: string
+  readonly grant: string
+  readonly clock: string
+}
+
+/** A call's arguments by index, and object arguments checked against the type their parameter takes. */
+const callArguments = (call: MoveCall, runtime: MoveRuntime, originalId: string) => {
+  const arg = (i: number): Argument => {
+    const a = call.arguments[i]
+    if (a === undefined) throw new Failed({ ArityMismatch: true })
+    return a
+  }
+  const expectType = (i: number, want: string) => {
+    const object = runtime.objectAt(arg(i), i)
+    if (objectType(object.data, originalId) !== want) throw argumentError(i, { TypeMismatch: true })
+    return object
+  }
+  const mutableObject = (i: number, want: string) => {
+    const object = expectType(i, want)
+    if (!object.mutable) throw argumentError(i, { InvalidObjectByMutRef: true })
+    return object
+  }
+  return { arg, expectType, mutableObject }
+}
+
+type CallArguments = ReturnType<typeof callArguments>
+
+type ObjectParameters = Pick<Frame, "registry" | "registryMut" | "adminCap" | "poolMut" | "grantMut" | "grant" | "sessionMut" | "sessionByValue" | "coinOfT" | "clock">
+
+/** The frame's object parameters: each the module's object it must be, taken as the parameter takes it. */
+const objectParameters = (types: ModuleTypes, args: CallArguments, runtime: MoveRuntime, T: () => string, nowMs: bigint): ObjectParameters => {
+  const { originalId } = types
+  const { arg, expectType, mutableObject } = args
+  return {
+    registry: (i) => {
+      const object = expectType(i, types.registry)
+      if (object.data._tag !== "Registry") throw argumentError(i, { TypeMismatch: true })
+      return object.data.version
+    },
+    registryMut: (i) => {
+      const object = mutableObject(i, types.registry)
+      if (object.data._tag !== "Registry") throw argumentError(i, { TypeMismatch: true })
+      return { id: object.id, registry: object.data }
+    },
+    adminCap: (i) => {
+      expectType(i, types.adminCap)
+    },
+    poolMut: (i) => {
+      const object = mutableObject(i, normalizeStructTag(`${originalId}::${MODULE}::Pool<${T()}>`))
+      if (object.data._tag !== "Pool") throw argumentError(i, { TypeMismatch: true })
+      return { id: object.id, pool: object.data }
+    },
+    grantMut: (i) => {
+      const object = mutableObject(i, types.grant)
+      if (object.data._tag !== "Grant") throw argumentError(i, { TypeMismatch: true })
+      return { id: object.id, grant: object.data }
+    },
+    grant: (i) => {
+      const object = expectType(i, types.grant)
+      if (object.data._tag !== "Grant") throw argumentError(i, { TypeMismatch: true })
+      return { id: object.id, grant: object.data }
+    },
+    sessionMut: (i) => {
+      const object = mutableObject(i, normalizeStructTag(sessionType(originalId, T())))
+      if (object.data._tag !== "Session") throw argumentError(i, { TypeMismatch: true })
+      return { id: object.id, session: object.data }
+    },
+    sessionByValue: (i) => {
+      const object = expectType(i, normalizeStructTag(sessionType(originalId, T())))
+      // Sui takes a shared object by value only from a mutable input (sui-adapter: InvalidObjectByValue otherwise).
+      if (!object.mutable) throw argumentError(i, { InvalidObjectByValue: true })
+      if (object.data._tag !== "Session") throw argumentError(i, { TypeMismatch: true })
+      return { id: object.id, session: object.data }
+    },
+    coinOfT: (i) => {
+      const coin = runtime.coinByValue(arg(i), i)
+      if (objectType(coin.coin, originalId) !== normalizeStructTag(`0x2::coin::Coin<${T()}>`)) throw argumentError(i, { TypeMismatch: true })
+      return coin
+    },
+    clock: (i) => {
+      expectType(i, types.clock)
+      return nowMs
+    }
+  }
+}
+
+/** The frame's pure parameters, decoded from their BCS bytes. */
+const pureParameters = ({ arg }: CallArguments, runtime: MoveRuntime): Pick<Frame, "u8" | "u64" | "address" | "addresses" | "bytes" | "u64s"> => ({
+  u8: (i) => decode(u8Layout, runtime.pureAt(arg(i), i), i),
+  u64: (i) => BigInt(decode(u64Layout, runtime.pureAt(arg(i), i), i)),
+  address: (i) => normalizeSuiAddress(decode(addressLayout, runtime.pureAt(arg(i), i), i)),
+  addresses: (i) => decode(addressVectorLayout, runtime.pureAt(arg(i), i), i).map((a) => normalizeSuiAddress(a)),
+  bytes: (i) => Uint8Array.from(decode(byteVectorLayout, runtime.pureAt(arg(i), i), i)),
+  u64s: (i) => decode(u64VectorLayout, runtime.pureAt(arg(i), i), i).map(BigInt)
+})
+
 /**
  * Calls into the published `spend_account` module: the function must exist
  * with its type and value arity, then its body runs with the module's
@@ -703,10 +804,13 @@ const entries: { readonly [F in FunctionName]: Entry } = {
 export const spendAccountCalls = (pkg: Pick<SpendAccountPackage, "originalId" | "publishedAt">, nowMs: bigint): CallMove => {
   const originalId = normalizeSuiAddress(pkg.originalId)
   const publishedAt = normalizeSuiAddress(pkg.publishedAt)
-  const registryTypeTag = normalizeStructTag(registryType(originalId))
-  const adminCapTypeTag = normalizeStructTag(adminCapType(originalId))
-  const grantTypeTag = normalizeStructTag(grantType(originalId))
-  const clockTypeTag = objectType({ _tag: "Clock" }, originalId)
+  const types: ModuleTypes = {
+    originalId,
+    registry: normalizeStructTag(registryType(originalId)),
+    adminCap: normalizeStructTag(adminCapType(originalId)),
+    grant: normalizeStructTag(grantType(originalId)),
+    clock: objectType({ _tag: "Clock" }, originalId)
+  }
 
   return (call, runtime) => {
     const fn = call.function
@@ -720,22 +824,7 @@ export const spendAccountCalls = (pkg: Pick<SpendAccountPackage, "originalId" | 
       if (typeArg === undefined) throw new Failed({ TypeArityMismatch: true })
       return typeArg
     }
-
-    const arg = (i: number): Argument => {
-      const a = call.arguments[i]
-      if (a === undefined) throw new Failed({ ArityMismatch: true })
-      return a
-    }
-    const expectType = (i: number, want: string) => {
-      const object = runtime.objectAt(arg(i), i)
-      if (objectType(object.data, originalId) !== want) throw argumentError(i, { TypeMismatch: true })
-      return object
-    }
-    const mutableObject = (i: number, want: string) => {
-      const object = expectType(i, want)
-      if (!object.mutable) throw argumentError(i, { InvalidObjectByMutRef: true })
-      return object
-    }
+    const args = callArguments(call, runtime, originalId)
 
     const frame: Frame = {
       runtime,
@@ -746,61 +835,8 @@ export const spendAccountCalls = (pkg: Pick<SpendAccountPackage, "originalId" | 
         throw new Failed({ MoveAbort: [location(publishedAt, MODULE, at, FunctionIndex[at]), AbortCode[name]] })
       },
       emit: (name, layout, value) => runtime.emit(eventType(originalId, name), layout, value),
-      registry: (i) => {
-        const object = expectType(i, registryTypeTag)
-        if (object.data._tag !== "Registry") throw argumentError(i, { TypeMismatch: true })
-        return object.data.version
-      },
-      registryMut: (i) => {
-        const object = mutableObject(i, registryTypeTag)
-        if (object.data._tag !== "Registry") throw argumentError(i, { TypeMismatch: true })
-        return { id: object.id, registry: object.data }
-      },
-      adminCap: (i) => {
-        expectType(i, adminCapTypeTag)
-      },
-      poolMut: (i) => {
-        const object = mutableObject(i, normalizeStructTag(`${originalId}::${MODULE}::Pool<${T()}>`))
-        if (object.data._tag !== "Pool") throw argumentError(i, { TypeMismatch: true })
-        return { id: object.id, pool: object.data }
-      },
-      grantMut: (i) => {
-        const object = mutableObject(i, grantTypeTag)
-        if (object.data._tag !== "Grant") throw argumentError(i, { TypeMismatch: true })
-        return { id: object.id, grant: object.data }
-      },
-      grant: (i) => {
-        const object = expectType(i, grantTypeTag)
-        if (object.data._tag !== "Grant") throw argumentError(i, { TypeMismatch: true })
-        return { id: object.id, grant: object.data }
-      },
-      sessionMut: (i) => {
-        const object = mutableObject(i, normalizeStructTag(sessionType(originalId, T())))
-        if (object.data._tag !== "Session") throw argumentError(i, { TypeMismatch: true })
-        return { id: object.id, session: object.data }
-      },
-      sessionByValue: (i) => {
-        const object = expectType(i, normalizeStructTag(sessionType(originalId, T())))
-        // Sui takes a shared object by value only from a mutable input (sui-adapter: InvalidObjectByValue otherwise).
-        if (!object.mutable) throw argumentError(i, { InvalidObjectByValue: true })
-        if (object.data._tag !== "Session") throw argumentError(i, { TypeMismatch: true })
-        return { id: object.id, session: object.data }
-      },
-      coinOfT: (i) => {
-        const coin = runtime.coinByValue(arg(i), i)
-        if (objectType(coin.coin, originalId) !== normalizeStructTag(`0x2::coin::Coin<${T()}>`)) throw argumentError(i, { TypeMismatch: true })
-        return coin
-      },
-      clock: (i) => {
-        expectType(i, clockTypeTag)
-        return nowMs
-      },
-      u8: (i) => decode(u8Layout, runtime.pureAt(arg(i), i), i),
-      u64: (i) => BigInt(decode(u64Layout, runtime.pureAt(arg(i), i), i)),
-      address: (i) => normalizeSuiAddress(decode(addressLayout, runtime.pureAt(arg(i), i), i)),
-      addresses: (i) => decode(addressVectorLayout, runtime.pureAt(arg(i), i), i).map((a) => normalizeSuiAddress(a)),
-      bytes: (i) => Uint8Array.from(decode(byteVectorLayout, runtime.pureAt(arg(i), i), i)),
-      u64s: (i) => decode(u64VectorLayout, runtime.pureAt(arg(i), i), i).map(BigInt)
+      ...objectParameters(types, args, runtime, T, nowMs),
+      ...pureParameters(args, runtime)
     }
     return entries[fn](frame)
   }
