@@ -4,9 +4,10 @@ export const U64_MAX = 18446744073709551615n
 
 /**
  * Atomic amounts travel as decimal strings, never JS numbers: no sign, no
- * fraction, no leading zeros, at most u64.
+ * fraction, no leading zeros, at most u64. The example sits on the string: an annotation on the branded
+ * schema would land on its last check, which the JSON Schema omits.
  */
-export const AtomicAmount = Schema.String.pipe(
+export const AtomicAmount = Schema.String.annotate({ examples: ["1000"] }).pipe(
   Schema.check(
     // Sellers and agents often write whole coins ("0.001"): the example says what the unit is.
     Schema.isPattern(/^(0|[1-9][0-9]{0,19})$/, {

@@ -1,5 +1,5 @@
 import { Schema } from "effect"
-import { described } from "./Doc.ts"
+import { described, documented } from "./Doc.ts"
 import { PositiveAtomicAmount } from "./Amount.ts"
 import { CoinType } from "./CoinType.ts"
 import { ExpiresAtInput } from "./ExpiresAt.ts"
@@ -10,9 +10,16 @@ export const AssetScope = Schema.Struct({
   asset: described(CoinType, "The coin type the grant pays in; one scope per coin type."),
   totalBudgetAtomic: described(PositiveAtomicAmount, "The most the agent may ever pay from this grant, in atomic units."),
   maxPerPaymentAtomic: described(PositiveAtomicAmount, "The most one payment may be, in atomic units."),
-  expiresAt: Schema.optionalKey(described(ExpiresAtInput, "When the grant stops paying (ISO 8601); absent for never.")),
+  expiresAt: Schema.optionalKey(documented(
+    ExpiresAtInput,
+    "When the grant stops paying: an ISO 8601 instant with a time zone, or milliseconds since the epoch; absent or null for never.",
+    "2026-12-31T23:59:59Z"
+  )),
   /** At most this much per period besides the total budget; omitted or null for none. */
-  window: Schema.optionalKey(Schema.NullOr(SpendingWindow))
+  window: Schema.optionalKey(described(
+    Schema.NullOr(SpendingWindow),
+    "At most window.limitAtomic may be paid per period, besides the total budget (at least maxPerPaymentAtomic, at most totalBudgetAtomic); absent or null for none."
+  ))
 }).pipe(
   Schema.check(
     Schema.makeFilter((scope) =>

@@ -1,5 +1,5 @@
 import { Schema } from "effect"
-import { described } from "./Doc.ts"
+import { described, documented } from "./Doc.ts"
 import { AtomicAmount } from "./Amount.ts"
 import { CoinType } from "./CoinType.ts"
 import { DelegatedSignerId, GrantId } from "./Ids.ts"
@@ -12,13 +12,13 @@ export const ManifestGrant = Schema.Struct({
   grantId: described(GrantId, "The gateway's grant id."),
   grantObjectId: described(ObjectId, "The Grant object on chain the agent pays through."),
   /** Shared-object versions, so the agent can build its `pay` kind offline. */
-  grantInitialSharedVersion: described(Schema.String, "The Grant's initial shared version, for building pay offline."),
+  grantInitialSharedVersion: documented(Schema.String, "The Grant's initial shared version (a decimal string), for building pay offline.", "1234567"),
   pool: described(ObjectId, "The owner's Pool object the payments come from."),
-  poolInitialSharedVersion: described(Schema.String, "The Pool's initial shared version, for building pay offline."),
+  poolInitialSharedVersion: documented(Schema.String, "The Pool's initial shared version (a decimal string), for building pay offline.", "1234501"),
   coinType: described(CoinType, "The coin type this grant pays in."),
   sessionCap: described(AtomicAmount, "The grant's lifetime budget, in atomic units."),
   maxPerPayment: described(AtomicAmount, "The most one payment may be, in atomic units."),
-  expiry: described(Schema.String, "When the grant stops paying (ISO 8601), or never."),
+  expiry: documented(Schema.String, "When the grant stops paying, in milliseconds since the epoch as a decimal string; \"0\" for never.", "1767225600000"),
   /**
    * The grant's window terms (null for none) and on-chain recipient list (empty for any). Optional so
    * manifests handed out before issue 25 still decode; the SDK reads the grant's window state from the chain anyway.
@@ -28,15 +28,15 @@ export const ManifestGrant = Schema.Struct({
 })
 
 export const ConnectionManifest = Schema.Struct({
-  version: described(Schema.Literal(1), "The manifest format version."),
-  network: described(Schema.String, "The chain, `sui:<network>`."),
+  version: documented(Schema.Literal(1), "The manifest format version.", 1),
+  network: documented(Schema.String, "The chain, `sui:<network>`.", "sui:testnet"),
   /** The package's original id: the one its types and events are named under. */
   packageId: described(ObjectId, "The spend_account package's original id."),
   /** The id `pay` is called at: the package version in use, equal to `packageId` before any upgrade. */
   publishedAt: described(ObjectId, "The package id calls are made at."),
   /** The package's shared `Registry`, so the manifest names the whole `SpendAccountPackage`. */
   registryId: described(ObjectId, "The gateway's registry object on chain."),
-  apiBaseUrl: described(Schema.String, "The gateway's base URL."),
+  apiBaseUrl: documented(Schema.String, "The gateway's base URL (its public origin).", "https://gateway.example"),
   delegatedSignerId: described(DelegatedSignerId, "The signer this manifest is for."),
   delegate: described(SuiAddress, "The agent's Sui address, the grants' delegate."),
   grants: described(Schema.Array(ManifestGrant), "What the agent may pay with, one grant per asset."),

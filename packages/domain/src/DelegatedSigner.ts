@@ -1,5 +1,5 @@
 import { Schema } from "effect"
-import { described } from "./Doc.ts"
+import { described, documented, Example } from "./Doc.ts"
 import { AssetScope } from "./AssetScope.ts"
 import { Grant, GrantView, OnChainPolicyId, PreparedGrant, PreparedGrantChange } from "./Grant.ts"
 import { DelegatedSignerId, GrantId, PolicyId, ProfileId } from "./Ids.ts"
@@ -22,10 +22,10 @@ export const IdempotencyKey = Schema.String.pipe(
 
 export const CreateDelegatedSigner = Schema.Struct({
   agentAddress: described(SuiAddress, "The agent's Sui address: the delegate the grants will let pay."),
-  name: Schema.optionalKey(described(Schema.String.pipe(Schema.check(Schema.isMaxLength(Limits.nameLength))), "Your name for this signer; at most 100 characters.")),
+  name: Schema.optionalKey(documented(Schema.String.pipe(Schema.check(Schema.isMaxLength(Limits.nameLength))), "Your name for this signer; at most 100 characters.", "research agent")),
   profileIds: Schema.optionalKey(described(Schema.Array(ProfileId).pipe(Schema.check(Schema.isMaxLength(Limits.idsPerList))), "Profiles whose asset scopes and policies the signer starts from.")),
   policyIds: Schema.optionalKey(described(Schema.Array(PolicyId).pipe(Schema.check(Schema.isMaxLength(Limits.idsPerList))), "Your policies the grants are created under: which services, methods, paths, recipients and assets the agent may pay.")),
-  assetScopes: Schema.Array(AssetScope).pipe(
+  assetScopes: described(Schema.Array(AssetScope).pipe(
     Schema.check(Schema.isMinLength(1), Schema.isMaxLength(Limits.assetScopes)),
     Schema.check(
       Schema.makeFilter((scopes) => {
@@ -39,39 +39,46 @@ export const CreateDelegatedSigner = Schema.Struct({
         return true
       })
     )
-  ),
-  idempotencyKey: Schema.optionalKey(described(IdempotencyKey, "Repeat a create with the same key to get the same signer back instead of a second one."))
+  ), "What the agent may spend, one scope per coin type (1 to 16): each becomes one grant on chain with its own budget, per-payment cap, expiry and optional window."),
+  idempotencyKey: Schema.optionalKey(documented(
+    IdempotencyKey,
+    "Repeat a create with the same key to get the same signer back instead of a second one (or send it as the Idempotency-Key header); 1 to 200 characters.",
+    "create-research-agent-1"
+  ))
 })
 export type CreateDelegatedSigner = typeof CreateDelegatedSigner.Type
 
 export const CreatedDelegatedSigner = Schema.Struct({
-  status: described(SignerStatus, "The signer's status: pending until every grant's create transaction is finalized."),
+  status: described(SignerStatus, "The signer's status, from its grants': awaiting_owner_signature until a grant's create transaction is finalized."),
   delegatedSignerId: described(DelegatedSignerId, "The new signer's id."),
   agentAddress: described(SuiAddress, "The agent's Sui address: the delegate the grants let pay."),
-  name: described(Schema.String, "The owner's name for this signer."),
-  method: described(Schema.Literal("delegated_key"), "How the agent signs: its own key, as the grants' delegate."),
-  idempotentReplay: described(Schema.Boolean, "True when this answers a repeated request with the same idempotencyKey: nothing new was created."),
+  name: documented(Schema.String, "The owner's name for this signer; empty when none was given.", "research agent"),
+  method: documented(Schema.Literal("delegated_key"), "How the agent signs: its own key, as the grants' delegate.", "delegated_key"),
+  idempotentReplay: documented(Schema.Boolean, "True when this answers a repeated request with the same idempotencyKey: nothing new was created.", false),
   grants: described(Schema.Array(PreparedGrant), "One prepared grant per asset scope: sign each one's transaction kind in the owner's wallet, execute it, then finalize with its digest.")
 })
 export type CreatedDelegatedSigner = typeof CreatedDelegatedSigner.Type
 
 export const DelegatedSignerView = Schema.Struct({
   id: described(DelegatedSignerId, "The signer's id."),
-  name: described(Schema.String, "The owner's name for this signer."),
+  name: documented(Schema.String, "The owner's name for this signer; empty when none was given.", "research agent"),
   agentAddress: described(SuiAddress, "The agent's Sui address: the delegate the grants let pay."),
-  method: described(Schema.Literal("delegated_key"), "How the agent signs: its own key, as the grants' delegate."),
-  status: described(SignerStatus, "The signer's status, from its grants' (pending, active, paused, revoked, expired, failed)."),
+  method: documented(Schema.Literal("delegated_key"), "How the agent signs: its own key, as the grants' delegate.", "delegated_key"),
+  status: described(
+    SignerStatus,
+    "The signer's status, from its grants': awaiting_owner_signature, partially_active, active, pausing, paused, revoking, partially_revoked, revoked, expired or failed."
+  ),
   profileIds: described(Schema.Array(ProfileId), "The profiles the signer was created from."),
   policyIds: described(Schema.Array(PolicyId), "The owner's policies the signer's grants were created under."),
   grants: described(Schema.Array(GrantView), "The signer's grants, one per asset."),
-  createdAt: described(Schema.String, "When the signer was created (ISO 8601)."),
-  updatedAt: described(Schema.String, "When it last changed (ISO 8601).")
+  createdAt: documented(Schema.String, "When the signer was created (ISO 8601).", Example.isoTime),
+  updatedAt: documented(Schema.String, "When it last changed (ISO 8601).", Example.isoTime)
 })
 export type DelegatedSignerView = typeof DelegatedSignerView.Type
 
 export const DelegatedSignerList = Schema.Struct({
   delegatedSigners: described(Schema.Array(DelegatedSignerView), "The owner's signers on this page, newest first."),
-  nextCursor: described(Schema.NullOr(Schema.String), "Pass as cursor for the next page; null on the last page.")
+  nextCursor: documented(Schema.NullOr(Schema.String), "Pass as cursor for the next page; null on the last page.", null)
 })
 
 export const DelegatedSignerEnvelope = Schema.Struct({ delegatedSigner: described(DelegatedSignerView, "The signer.") })
@@ -85,8 +92,12 @@ export const PreparedChange = Schema.Struct({
 export type PreparedChange = typeof PreparedChange.Type
 
 export const FinalizeRequest = Schema.Struct({
-  digest: Schema.String.pipe(
-    Schema.check(Schema.isPattern(/^[1-9A-HJ-NP-Za-km-z]{32,44}$/, { expected: "a base58 transaction digest" }))
+  digest: documented(
+    Schema.String.pipe(
+      Schema.check(Schema.isPattern(/^[1-9A-HJ-NP-Za-km-z]{32,44}$/, { expected: "a base58 transaction digest" }))
+    ),
+    "The digest (base58) of the transaction the owner executed from the prepared txKindBytes; the gateway reads and verifies it on chain.",
+    Example.digest
   )
 })
 
@@ -96,7 +107,7 @@ export const FinalizeResult = Schema.Struct({
   grantId: described(GrantId, "The gateway's grant id."),
   asset: described(CoinType, "The grant's coin type."),
   grantObjectId: described(ObjectId, "The Grant object on chain."),
-  alreadyFinalized: described(Schema.Boolean, "True when this digest had been finalized before: nothing changed."),
+  alreadyFinalized: documented(Schema.Boolean, "True when this digest had been finalized before: nothing changed.", false),
   status: described(GrantStatus, "The grant's status after the change."),
   signerStatus: described(SignerStatus, "The signer's status after the change.")
 })

@@ -22,8 +22,13 @@ export const httpStatus = {
   INTERNAL: 500
 } as const
 
+const TAG_DESCRIPTION = "Never sent: error bodies omit it, and `code` tells errors apart."
+
 const fields = <Code extends keyof typeof httpStatus>(code: Code) => ({
-  _tag: Schema.tagDefaultOmit(code).annotateKey({ description: "Never sent: the code tells errors apart." }),
+  // `tagDefaultOmit` spelled out, so the description reaches the encoded side that `/openapi.json` shows.
+  _tag: Schema.tag(code).annotate({ description: TAG_DESCRIPTION, examples: [code] }).pipe(
+    Schema.withDecodingDefaultKey(Effect.succeed(code), { encodingStrategy: "omit" })
+  ).annotateKey({ description: TAG_DESCRIPTION }),
   ok: Schema.Literal(false).pipe(Schema.withConstructorDefault(Effect.succeed(false as const))).annotateKey({
     description: "Always false on an error.",
     examples: [false]

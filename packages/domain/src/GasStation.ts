@@ -1,5 +1,5 @@
 import { Schema } from "effect"
-import { described } from "./Doc.ts"
+import { described, documented, Example } from "./Doc.ts"
 import { SuiAddress } from "./SuiAddress.ts"
 
 const Base64 = Schema.String.pipe(
@@ -12,7 +12,7 @@ const Base64 = Schema.String.pipe(
  */
 export const GasStationRequest = Schema.Struct({
   /** Base64 BCS `TransactionKind`: the payment's commands alone, no gas. */
-  transactionKind: described(Base64, "The payment's transaction kind (no gas), base64."),
+  transactionKind: documented(Base64, "The payment's transaction kind (no gas), base64.", Example.base64),
   /** The payer: the transaction's sender, whose signature the gateway will verify. */
   sender: described(SuiAddress, "The agent that will sign the sponsored transaction.")
 })
@@ -24,11 +24,11 @@ export type GasStationRequest = typeof GasStationRequest.Type
  */
 export const GasStationResponse = Schema.Struct({
   /** Base64 BCS `TransactionData`. */
-  transaction: described(Base64, "The whole transaction with the sponsor's gas, base64: sign it and present it with the payment."),
+  transaction: documented(Base64, "The whole transaction with the sponsor's gas, base64: sign it and present it with the payment.", Example.base64),
   sender: described(SuiAddress, "The agent that must sign it."),
   sponsor: described(SuiAddress, "The gateway's sponsor address that pays the gas."),
-  gasBudget: described(Schema.String, "The most gas the sponsor pays (MIST)."),
+  gasBudget: documented(Schema.String, "The most gas the sponsor pays, in MIST (1 SUI = 10^9 MIST) as a decimal string.", "5000000"),
   /** After this (ISO 8601) the sponsor no longer holds the gas coin, and the transaction is not settled. */
-  expiresAt: described(Schema.String, "Present the signed payment before this time (ISO 8601).")
+  expiresAt: documented(Schema.String, "Present the signed payment before this time (ISO 8601).", Example.isoTime)
 })
 export type GasStationResponse = typeof GasStationResponse.Type

@@ -1,70 +1,97 @@
 import { Schema } from "effect"
 import { AtomicAmount } from "./Amount.ts"
 import { CoinType } from "./CoinType.ts"
+import { described, documented, Example } from "./Doc.ts"
 import { GrantId, PolicyId } from "./Ids.ts"
 import { GrantStatus, GrantViewStatus } from "./SignerStatus.ts"
 import { SpendingWindowView, StoredWindow } from "./SpendingWindow.ts"
 import { ObjectId, SuiAddress } from "./SuiAddress.ts"
 
 export const Caps = Schema.Struct({
-  sessionCap: AtomicAmount,
-  maxPerPayment: AtomicAmount
+  sessionCap: described(AtomicAmount, "The grant's total budget: the most it may ever pay, in atomic units of the asset (the scope's totalBudgetAtomic)."),
+  maxPerPayment: described(AtomicAmount, "The most one payment may be, in atomic units of the asset.")
 })
 export type Caps = typeof Caps.Type
 
 /** On-chain policy ids are u64 numbers on chain and integers in JSON. */
-export const OnChainPolicyId = Schema.Number.pipe(Schema.check(Schema.isInt(), Schema.isGreaterThanOrEqualTo(0)))
+export const OnChainPolicyId = Schema.Number.annotate({ examples: [1] }).pipe(Schema.check(Schema.isInt(), Schema.isGreaterThanOrEqualTo(0)))
+
+/** What a grant's fields mean, said once for the create, change, list and get answers. */
+const GRANT = {
+  asset: "The coin type the grant pays in.",
+  coinType: "The same coin type as asset.",
+  pool: "The owner's Pool object on chain for this coin type: the payments come out of it.",
+  policyIds: "The owner's policies the grant was created under.",
+  onChainPolicyIds: "The numbers those policies carry on chain, as the grant holds them.",
+  caps: "The grant's total budget and per-payment cap, in atomic units of the asset.",
+  expiry: "When the grant stops paying, in milliseconds since the epoch as a decimal string; \"0\" for never.",
+  moveTarget: "The Move function the transaction kind calls, `<package>::spend_account::<function>`.",
+  txKindBytes:
+    "The TransactionKind (base64 BCS, no gas or sender) to sign and execute in the owner's wallet with sender as the sender (or have gas sponsored at POST /v1/sponsored-transactions); then finalize with its digest.",
+  sender: "Who must sign and send the transaction: the owner."
+} as const
 
 /** A grant as the create response carries it: everything the owner needs to sign. */
 export const PreparedGrant = Schema.Struct({
-  grantId: GrantId,
-  asset: CoinType,
-  coinType: CoinType,
-  pool: ObjectId,
-  policyIds: Schema.Array(PolicyId),
-  onChainPolicyIds: Schema.Array(OnChainPolicyId),
-  caps: Caps,
-  expiry: Schema.String,
-  moveTarget: Schema.String,
-  txKindBytes: Schema.String,
-  sender: SuiAddress
+  grantId: described(GrantId, "The gateway's id of the new grant: finalize it at /v1/delegated-signers/{id}/grants/{grantId}/finalize."),
+  asset: described(CoinType, GRANT.asset),
+  coinType: described(CoinType, GRANT.coinType),
+  pool: described(ObjectId, GRANT.pool),
+  policyIds: described(Schema.Array(PolicyId), GRANT.policyIds),
+  onChainPolicyIds: described(Schema.Array(OnChainPolicyId), GRANT.onChainPolicyIds),
+  caps: described(Caps, GRANT.caps),
+  expiry: documented(Schema.String, GRANT.expiry, "1767225600000"),
+  moveTarget: documented(Schema.String, GRANT.moveTarget, Example.moveTarget),
+  txKindBytes: documented(Schema.String, GRANT.txKindBytes, Example.base64),
+  sender: described(SuiAddress, GRANT.sender)
 })
 export type PreparedGrant = typeof PreparedGrant.Type
 
 /** A grant in revoke, pause and resume prepare responses. */
 export const PreparedGrantChange = Schema.Struct({
-  grantId: GrantId,
-  asset: CoinType,
-  grantObjectId: ObjectId,
-  moveTarget: Schema.String,
-  txKindBytes: Schema.String,
-  sender: SuiAddress
+  grantId: described(GrantId, "The gateway's id of the grant changed: finalize at /v1/delegated-signers/{id}/grants/{grantId}/<change>/finalize."),
+  asset: described(CoinType, GRANT.asset),
+  grantObjectId: described(ObjectId, "The Grant object on chain the transaction changes."),
+  moveTarget: documented(Schema.String, GRANT.moveTarget, "0x5f0e3c3b8f1a4b2e9d7c6a5b4c3d2e1f0a9b8c7d6e5f4a3b2c1d0e9f8a7b6c5d::spend_account::revoke_grant"),
+  txKindBytes: documented(Schema.String, GRANT.txKindBytes, Example.base64),
+  sender: described(SuiAddress, GRANT.sender)
 })
 export type PreparedGrantChange = typeof PreparedGrantChange.Type
 
 /** A grant in list and get responses. */
 export const GrantView = Schema.Struct({
-  id: GrantId,
-  asset: CoinType,
-  coinType: CoinType,
-  pool: ObjectId,
-  grantObjectId: Schema.NullOr(ObjectId),
-  status: GrantViewStatus,
-  policyIds: Schema.Array(PolicyId),
-  onChainPolicyIds: Schema.Array(OnChainPolicyId),
-  caps: Caps,
-  expiry: Schema.String,
+  id: described(GrantId, "The gateway's grant id."),
+  asset: described(CoinType, GRANT.asset),
+  coinType: described(CoinType, GRANT.coinType),
+  pool: described(ObjectId, GRANT.pool),
+  grantObjectId: described(Schema.NullOr(ObjectId), "The Grant object on chain; null until its create is finalized."),
+  status: described(
+    GrantViewStatus,
+    "The grant's status now: pending until its create is finalized, then active; pausing, paused, revoking and revoked as the owner changes it; failed when its create never took effect (a pending grant fails once its create's deadline has passed); expired once expiry has passed."
+  ),
+  policyIds: described(Schema.Array(PolicyId), GRANT.policyIds),
+  onChainPolicyIds: described(Schema.Array(OnChainPolicyId), GRANT.onChainPolicyIds),
+  caps: described(Caps, GRANT.caps),
+  expiry: documented(Schema.String, GRANT.expiry, "1767225600000"),
   /** At most this much per period besides the total budget; null for none. */
-  window: Schema.NullOr(SpendingWindowView),
+  window: described(Schema.NullOr(SpendingWindowView), "At most this much may be paid per period, besides the total budget; null for no window."),
   /** The only recipients the chain lets the grant pay; empty for any. */
-  recipients: Schema.Array(SuiAddress),
+  recipients: described(Schema.Array(SuiAddress), "The only addresses the chain lets the grant pay (compiled from its policies); empty for any."),
   /**
    * Paid in the current window as the chain holds it (payments the gateway did not see included),
    * rolled to now; null without a window or before the grant is on chain.
    */
-  spentThisWindowAtomic: Schema.NullOr(AtomicAmount),
+  spentThisWindowAtomic: documented(
+    Schema.NullOr(AtomicAmount),
+    "Paid in the current window, in atomic units, as the chain holds it (payments made elsewhere included), rolled to now; null without a window, before the grant is on chain, or when the chain did not answer.",
+    AtomicAmount.make("250000")
+  ),
   /** When the current window ends and the next starts afresh (ISO 8601); null as `spentThisWindowAtomic`. */
-  windowResetsAt: Schema.NullOr(Schema.String),
+  windowResetsAt: documented(
+    Schema.NullOr(Schema.String),
+    "When the current window ends and the next starts afresh (ISO 8601); null whenever spentThisWindowAtomic is.",
+    Example.isoTime
+  ),
   /**
    * The create kind prepared for this grant, present only while it is pending, so a page reloaded
    * before the owner signed can still sign it (then finalize with its digest).

@@ -1,5 +1,5 @@
 import { Schema } from "effect"
-import { described } from "./Doc.ts"
+import { described, documented, Example } from "./Doc.ts"
 import { AtomicAmount } from "./Amount.ts"
 import { CoinType } from "./CoinType.ts"
 import { GrantId, ServiceId } from "./Ids.ts"
@@ -13,18 +13,22 @@ import { ObjectId, SuiAddress } from "./SuiAddress.ts"
  * chain would not execute the payment: `reason` says why; the answer was withheld), `settling` meanwhile.
  */
 export const PaymentOutcome = Schema.Struct({
-  state: described(Schema.Literals(["forwarded", "refused", "in_flight", "upstream_failed", "settling", "settled", "not_charged", "settlement_failed"]), "What became of the call: forwarded, refused (money moved, call not forwarded: see reason), in_flight, upstream_failed (payment kept, retry with the same credential), settling, settled (charged), not_charged (nothing moved), settlement_failed (nothing moved, answer withheld)."),
-  reason: described(Schema.NullOr(Schema.String), "Why it was refused or failed to settle; null otherwise."),
-  upstreamStatus: described(Schema.NullOr(Schema.Number), "The seller's HTTP status when it answered with a failure; null otherwise.")
+  state: documented(
+    Schema.Literals(["forwarded", "refused", "in_flight", "upstream_failed", "settling", "settled", "not_charged", "settlement_failed"]),
+    "What became of the call: forwarded, refused (money moved, call not forwarded: see reason), in_flight, upstream_failed (payment kept, retry with the same credential), settling, settled (charged), not_charged (nothing moved), settlement_failed (nothing moved, answer withheld).",
+    "forwarded"
+  ),
+  reason: documented(Schema.NullOr(Schema.String), "Why it was refused or failed to settle, a snake_case reason; null otherwise.", null),
+  upstreamStatus: documented(Schema.NullOr(Schema.Number), "The seller's HTTP status when it answered with a failure; null otherwise.", null)
 })
 export type PaymentOutcome = typeof PaymentOutcome.Type
 
 /** One payment an agent made through the gateway, as its owner and the service's seller see it. */
 export const PaymentItem = Schema.Struct({
-  digest: described(Schema.String, "The payment transaction's digest (base58): look it up on any Sui explorer."),
+  digest: documented(Schema.String, "The payment transaction's digest (base58): look it up on any Sui explorer.", Example.digest),
   serviceId: described(ServiceId, "The service paid for."),
   /** The service's name in the revision that was paid. */
-  serviceName: described(Schema.String, "The service's name in the revision that was paid."),
+  serviceName: documented(Schema.String, "The service's name in the revision that was paid.", "Weather Oracle"),
   amount: described(AtomicAmount, "What was paid, in atomic units of asset."),
   asset: described(CoinType, "The coin type paid in."),
   recipient: described(SuiAddress, "Who was paid: the service's payTo."),
@@ -33,14 +37,14 @@ export const PaymentItem = Schema.Struct({
   /** The gateway's id of the paying grant; null when it is a grant this gateway did not provision. */
   grantId: described(Schema.NullOr(GrantId), "The gateway's id of the paying grant; null when this gateway did not provision it."),
   grantObjectId: described(ObjectId, "The Grant object on chain that paid."),
-  createdAt: described(Schema.String, "When the gateway recorded the payment (ISO 8601)."),
+  createdAt: documented(Schema.String, "When the gateway recorded the payment (ISO 8601).", Example.isoTime),
   outcome: described(PaymentOutcome, "What became of the paid call.")
 })
 export type PaymentItem = typeof PaymentItem.Type
 
 export const PaymentList = Schema.Struct({
   payments: described(Schema.Array(PaymentItem), "The payments on this page, newest first."),
-  nextCursor: described(Schema.NullOr(Schema.String), "Pass as cursor for the next page; null on the last page.")
+  nextCursor: documented(Schema.NullOr(Schema.String), "Pass as cursor for the next page; null on the last page.", null)
 })
 export type PaymentList = typeof PaymentList.Type
 

@@ -1,5 +1,5 @@
 import { Schema } from "effect"
-import { described } from "./Doc.ts"
+import { described, documented, Example } from "./Doc.ts"
 import { CoinType } from "./CoinType.ts"
 import { PolicyId, ProfileId, ServiceId } from "./Ids.ts"
 import { SuiAddress } from "./SuiAddress.ts"
@@ -20,29 +20,29 @@ export const PolicyRule = Schema.Struct({
 export type PolicyRule = typeof PolicyRule.Type
 
 export const CreatePolicy = Schema.Struct({
-  name: described(Schema.String.pipe(Schema.check(Schema.isMinLength(1), Schema.isMaxLength(100))), "Your name for the policy; 1 to 100 characters."),
+  name: documented(Schema.String.pipe(Schema.check(Schema.isMinLength(1), Schema.isMaxLength(100))), "Your name for the policy; 1 to 100 characters.", "weather only"),
   rule: described(PolicyRule, "What a payment must match: each list empty for any.")
 })
 
 export const Policy = Schema.Struct({
   id: described(PolicyId, "The policy's id."),
-  name: described(Schema.String, "Your name for the policy."),
-  onChainPolicyId: described(Schema.Number, "The number grants carry on chain for this policy."),
+  name: documented(Schema.String, "Your name for the policy.", "weather only"),
+  onChainPolicyId: documented(Schema.Number, "The number grants carry on chain for this policy.", 1),
   rule: described(PolicyRule, "What a payment must match: each list empty for any."),
-  createdAt: described(Schema.String, "When it was created (ISO 8601).")
+  createdAt: documented(Schema.String, "When it was created (ISO 8601).", Example.isoTime)
 })
 export type Policy = typeof Policy.Type
 
 export const CreateProfile = Schema.Struct({
-  name: described(Schema.String.pipe(Schema.check(Schema.isMinLength(1), Schema.isMaxLength(100))), "Your name for the profile; 1 to 100 characters."),
+  name: documented(Schema.String.pipe(Schema.check(Schema.isMinLength(1), Schema.isMaxLength(100))), "Your name for the profile; 1 to 100 characters.", "research"),
   policyIds: described(Schema.Array(PolicyId).pipe(Schema.check(Schema.isMinLength(1), Schema.isMaxLength(32))), "The policies a signer created from this profile is held to.")
 })
 
 export const Profile = Schema.Struct({
   id: described(ProfileId, "The profile's id."),
-  name: described(Schema.String, "Your name for the profile."),
+  name: documented(Schema.String, "Your name for the profile.", "research"),
   policyIds: described(Schema.Array(PolicyId), "The policies a signer created from it is held to."),
-  createdAt: described(Schema.String, "When it was created (ISO 8601).")
+  createdAt: documented(Schema.String, "When it was created (ISO 8601).", Example.isoTime)
 })
 export type Profile = typeof Profile.Type
 

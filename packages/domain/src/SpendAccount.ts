@@ -1,5 +1,5 @@
 import { Schema } from "effect"
-import { described } from "./Doc.ts"
+import { described, documented, Example } from "./Doc.ts"
 import { AtomicAmount, PositiveAtomicAmount } from "./Amount.ts"
 import { CoinType } from "./CoinType.ts"
 import { ObjectId, SuiAddress } from "./SuiAddress.ts"
@@ -24,7 +24,11 @@ export const PrepareSpendAccount = Schema.Struct({
 
 export const PreparedSpendAccount = Schema.Struct({
   asset: described(CoinType, "The coin type funded."),
-  moveTarget: described(Schema.String, "The Move function the transaction calls."),
-  txKindBytes: described(Schema.String, "The transaction kind to sign and execute in the owner's wallet, base64."),
+  moveTarget: documented(
+    Schema.String,
+    "The Move function the transaction calls: spend_account::create_pool for a first deposit, spend_account::deposit after.",
+    "0x5f0e3c3b8f1a4b2e9d7c6a5b4c3d2e1f0a9b8c7d6e5f4a3b2c1d0e9f8a7b6c5d::spend_account::deposit"
+  ),
+  txKindBytes: documented(Schema.String, "The transaction kind to sign and execute in the owner's wallet, base64.", Example.base64),
   sender: described(SuiAddress, "Who must sign it: the owner.")
 })

@@ -1,5 +1,5 @@
 import { Schema } from "effect"
-import { described } from "./Doc.ts"
+import { described, documented } from "./Doc.ts"
 import { AtomicAmount, PositiveAtomicAmount } from "./Amount.ts"
 import { MAX_PERIOD_MS, MIN_PERIOD_MS, WindowKind, type WindowTerms } from "./chain/GrantWindow.ts"
 
@@ -31,8 +31,12 @@ export const PeriodMs = Schema.Number.pipe(
 /** What an owner asks for on create: exactly one of `period` and `periodMs`. */
 export const SpendingWindow = Schema.Struct({
   limitAtomic: described(PositiveAtomicAmount, "At most this much may be paid per window, in atomic units of the asset."),
-  period: Schema.optionalKey(described(WindowPeriod, "A named window (day, week, calendar_month); or give periodMs.")),
-  periodMs: Schema.optionalKey(described(PeriodMs, "A fixed window length in milliseconds; or give period."))
+  period: Schema.optionalKey(documented(
+    WindowPeriod,
+    "A named window: hour, day or week (fixed periods counted from the grant's creation) or calendar_month (a UTC calendar month); or give periodMs.",
+    "day"
+  )),
+  periodMs: Schema.optionalKey(documented(PeriodMs, "A fixed window length in milliseconds, from 60000 (a minute) to 366 days; or give period.", 3_600_000))
 }).pipe(
   Schema.check(
     Schema.makeFilter((w) =>
@@ -48,8 +52,12 @@ export type SpendingWindow = typeof SpendingWindow.Type
 /** A grant's window in list, get and manifest answers: `period` names it when it has a name, `periodMs` is null for a calendar month. */
 export const SpendingWindowView = Schema.Struct({
   limitAtomic: described(AtomicAmount, "At most this much may be paid per window, in atomic units of the asset."),
-  period: described(Schema.NullOr(WindowPeriod), "A named window: day, week, or calendar_month; null when periodMs is used."),
-  periodMs: described(Schema.NullOr(Schema.Number), "A fixed window length in milliseconds; null for a named period.")
+  period: documented(
+    Schema.NullOr(WindowPeriod),
+    "The window's name: hour, day, week or calendar_month; null for a fixed length that has no name.",
+    "day"
+  ),
+  periodMs: documented(Schema.NullOr(Schema.Number), "The window's length in milliseconds (also given for hour, day and week); null for calendar_month.", 86_400_000)
 })
 export type SpendingWindowView = typeof SpendingWindowView.Type
 

@@ -9,6 +9,13 @@
  */
 const errorBody = { $ref: "#/components/schemas/PaymentErrorBody" }
 
+/** Example values of one challenge, consistent across the offers' fields. */
+const SERVICE_ID = "svc_0123456789abcdefghijklmnop"
+const PACKAGE_ID = "0x9c3f5a1e7b2d4c6e8f0a1b3c5d7e9f1a2b4c6d8e0f1a3b5c7d9e1f2a4b6c8d0e"
+const PAYMENT_REQUIRED_MESSAGE = "This call must be paid"
+const PAYMENT_REQUIRED_REASON = "payment_required"
+const NONCE = `${SERVICE_ID}.1.1768469700000.3f2a9c1e7b4d4e8a9c0b1d2e3f4a5b6c.Zx8kQ2mN9pL4vR7tY1wE3u`
+
 const credentialHeaders = [
   {
     name: "PAYMENT-SIGNATURE",
@@ -110,21 +117,42 @@ const termsProperties = {
   network: { type: "string", description: "The chain to pay on, `sui:<network>`.", examples: ["sui:testnet"] },
   amount: { type: "string", description: "The price in atomic units of asset (a decimal string: \"1000\" is 0.000001 SUI).", examples: ["1000"] },
   asset: { type: "string", description: "The coin type to pay in.", examples: ["0x2::sui::SUI"] },
-  payTo: { type: "string", description: "The seller's Sui address the payment goes to." },
+  payTo: {
+    type: "string",
+    description: "The seller's Sui address the payment goes to.",
+    examples: ["0x5f0e3c3b8f1a4b2e9d7c6a5b4c3d2e1f0a9b8c7d6e5f4a3b2c1d0e9f8a7b6c5d"]
+  },
   maxTimeoutSeconds: { type: "number", description: "How long the offer stands: pay and present within this many seconds.", examples: [300] }
 }
 
 const extraRequired = ["paymentFlow", "assetTransferMethod", "nonce", "serviceId", "method", "path", "resourceUrl", "packageId", "publishedAt", "expiresAt"]
 
 const extraProperties = {
-  assetTransferMethod: { const: "spend_account::pay", description: "The Move call that pays: the delegate's grant pays from the owner's pool." },
-  serviceId: { type: "string", description: "The catalog service this offer is for." },
+  assetTransferMethod: {
+    const: "spend_account::pay",
+    description: "The Move call that pays: the delegate's grant pays from the owner's pool.",
+    examples: ["spend_account::pay"]
+  },
+  serviceId: { type: "string", description: "The catalog service this offer is for.", examples: [SERVICE_ID] },
   method: { type: "string", description: "The HTTP method the paid call must use.", examples: ["GET"] },
   path: { type: "string", description: "The seller's path the paid call is forwarded to.", examples: ["/v1/answer"] },
-  resourceUrl: { type: "string", description: "The URL to call again with the payment credential." },
-  packageId: { type: "string", description: "The package's original id." },
-  publishedAt: { type: "string", description: "The package id pay is called at." },
-  expiresAt: { type: "string", format: "date-time", description: "When the challenge expires: a payment made on chain after it is refused (and recorded)." }
+  resourceUrl: {
+    type: "string",
+    description: "The URL to call again with the payment credential.",
+    examples: [`https://gateway.example/v1/pay/${SERVICE_ID}`]
+  },
+  packageId: { type: "string", description: "The spend_account package's original id.", examples: [PACKAGE_ID] },
+  publishedAt: {
+    type: "string",
+    description: "The package id pay is called at: the version in use, equal to packageId before any upgrade.",
+    examples: [PACKAGE_ID]
+  },
+  expiresAt: {
+    type: "string",
+    format: "date-time",
+    description: "When the challenge expires: a payment made on chain after it is refused (and recorded).",
+    examples: ["2026-01-15T09:35:00.000Z"]
+  }
 }
 
 const offerRequired = ["scheme", "network", "amount", "asset", "payTo", "maxTimeoutSeconds", "extra"]
@@ -134,9 +162,13 @@ const schemas = {
     type: "object",
     required: ["ok", "code", "message"],
     properties: {
-      ok: { const: false, description: "Always false on an error." },
+      ok: { const: false, description: "Always false on an error.", examples: [false] },
       code: { type: "string", description: "The spec's error code.", examples: ["INVALID"] },
-      message: { type: "string", description: "What happened, what to do next, and what happened to the money." },
+      message: {
+        type: "string",
+        description: "What happened, what to do next, and what happened to the money.",
+        examples: ["PAYMENT-SIGNATURE is not base64 of UTF-8 text: send base64(JSON of the x402 payment payload)"]
+      },
       reason: { type: "string", description: "The exact condition, for a program.", examples: ["payment_signature_not_base64"] }
     }
   },
@@ -145,17 +177,21 @@ const schemas = {
     description: "x402's exact scheme on Sui (sign-first, the default): sign the payment, do not execute it; present { signature, transaction }.",
     required: offerRequired,
     properties: {
-      scheme: { const: "exact", description: "Sign-first: sign the payment transaction, the gateway executes it." },
+      scheme: { const: "exact", description: "Sign-first: sign the payment transaction, the gateway executes it.", examples: ["exact"] },
       ...termsProperties,
       extra: {
         type: "object",
         description: "The challenge's own terms: what the payment's memo and the paid call must match.",
         required: extraRequired,
         properties: {
-          paymentFlow: { const: "authorization", description: "The payer signs; the gateway executes." },
-          nonce: { type: "string", description: "The memo of the pay call (its UTF-8 bytes); one signed payment per challenge." },
+          paymentFlow: { const: "authorization", description: "The payer signs; the gateway executes.", examples: ["authorization"] },
+          nonce: { type: "string", description: "The memo of the pay call (its UTF-8 bytes); one signed payment per challenge.", examples: [NONCE] },
           ...extraProperties,
-          gasStation: { type: "string", description: "POST { transactionKind, sender } here to have the gateway's sponsor pay the gas; absent when it sponsors none." }
+          gasStation: {
+            type: "string",
+            description: "POST { transactionKind, sender } here to have the gateway's sponsor pay the gas; absent when it sponsors none.",
+            examples: ["https://gateway.example/v1/gas-station"]
+          }
         }
       }
     }
@@ -165,15 +201,19 @@ const schemas = {
     description: "Upfront: execute the payment, wait for the checkpoint, present { digest, proof, binding? }.",
     required: offerRequired,
     properties: {
-      scheme: { const: "sui-delegate", description: "Upfront: execute the payment yourself, then present its digest." },
+      scheme: { const: "sui-delegate", description: "Upfront: execute the payment yourself, then present its digest.", examples: ["sui-delegate"] },
       ...termsProperties,
       extra: {
         type: "object",
         description: "The challenge's own terms: what the payment's memo and the paid call must match.",
         required: extraRequired,
         properties: {
-          paymentFlow: { const: "upfront", description: "The payer executes before presenting." },
-          nonce: { type: "string", description: "The memo of the pay call (its UTF-8 bytes); each payment of this challenge is served once." },
+          paymentFlow: { const: "upfront", description: "The payer executes before presenting.", examples: ["upfront"] },
+          nonce: {
+            type: "string",
+            description: "The memo of the pay call (its UTF-8 bytes); each payment of this challenge is served once.",
+            examples: [NONCE]
+          },
           ...extraProperties
         }
       }
@@ -184,23 +224,28 @@ const schemas = {
     description: "The error fields and the x402 PaymentRequired of the PAYMENT-REQUIRED header.",
     required: ["ok", "code", "message", "x402Version", "resource", "accepts"],
     properties: {
-      ok: { const: false, description: "Always false: the call is not answered until it is paid." },
-      code: { const: "PAYMENT_REQUIRED", description: "The call needs a payment." },
+      ok: { const: false, description: "Always false: the call is not answered until it is paid.", examples: [false] },
+      code: { const: "PAYMENT_REQUIRED", description: "The call needs a payment.", examples: ["PAYMENT_REQUIRED"] },
       message: {
         type: "string",
         description:
-          "What to do: pay one of accepts and call again with the credential. When it refuses a presented payment, it also says whether that payment moved money, how much, to whom, and that it is recorded as refused."
+          "What to do: pay one of accepts and call again with the credential. When it refuses a presented payment, it also says whether that payment moved money, how much, to whom, and that it is recorded as refused.",
+        examples: [PAYMENT_REQUIRED_MESSAGE]
       },
-      reason: { type: "string", description: "Why a fresh challenge was issued (none presented, expired, unknown challenge…)." },
-      x402Version: { const: 2, description: "The x402 protocol version." },
-      error: { type: "string", description: "x402's reason for the challenge, as reason." },
+      reason: {
+        type: "string",
+        description: "Why a fresh challenge was issued (none presented, expired, unknown challenge…).",
+        examples: [PAYMENT_REQUIRED_REASON]
+      },
+      x402Version: { const: 2, description: "The x402 protocol version.", examples: [2] },
+      error: { type: "string", description: "x402's reason for the challenge, as reason.", examples: [PAYMENT_REQUIRED_REASON] },
       resource: {
         type: "object",
         description: "The paid resource.",
         properties: {
-          url: { type: "string", description: "The URL being paid for." },
-          description: { type: "string", description: "The service's description." },
-          mimeType: { type: "string", description: "The content type of its answer." }
+          url: { type: "string", description: "The URL being paid for.", examples: [`https://gateway.example/v1/pay/${SERVICE_ID}`] },
+          description: { type: "string", description: "The service's description.", examples: ["Today's forecast for one city"] },
+          mimeType: { type: "string", description: "The content type of its answer.", examples: ["application/json"] }
         }
       },
       accepts: {

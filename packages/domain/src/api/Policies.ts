@@ -1,6 +1,7 @@
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
 import { Invalid } from "../Errors.ts"
+import { described } from "../Doc.ts"
 import { CreatePolicy, CreateProfile, Policy, Profile } from "../Policy.ts"
 import { OwnerAuth } from "./OwnerAuth.ts"
 
@@ -10,7 +11,7 @@ export class PoliciesApi extends HttpApiGroup.make("policies")
       summary: "Create a policy",
       description: "Stores a named rule of what an agent may pay for (services, methods, paths, recipients, assets; an empty list allows any), with its on-chain policy id."
     })),
-    HttpApiEndpoint.get("listPolicies", "/policies", { success: Schema.Struct({ policies: Schema.Array(Policy) }) }).annotateMerge(OpenApi.annotations({
+    HttpApiEndpoint.get("listPolicies", "/policies", { success: Schema.Struct({ policies: described(Schema.Array(Policy), "All your policies, oldest first.") }) }).annotateMerge(OpenApi.annotations({
       summary: "List policies",
       description: "The calling owner's policies."
     })),
@@ -18,7 +19,7 @@ export class PoliciesApi extends HttpApiGroup.make("policies")
       summary: "Create a profile",
       description: "Stores a named set of policies; a delegated signer created with a profile carries their rules."
     })),
-    HttpApiEndpoint.get("listProfiles", "/profiles", { success: Schema.Struct({ profiles: Schema.Array(Profile) }) }).annotateMerge(OpenApi.annotations({
+    HttpApiEndpoint.get("listProfiles", "/profiles", { success: Schema.Struct({ profiles: described(Schema.Array(Profile), "All your profiles, oldest first.") }) }).annotateMerge(OpenApi.annotations({
       summary: "List profiles",
       description: "The calling owner's profiles."
     }))

@@ -1,5 +1,6 @@
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
+import { documented } from "../Doc.ts"
 import { Unavailable } from "../Errors.ts"
 
 /**
@@ -8,30 +9,41 @@ import { Unavailable } from "../Errors.ts"
  * everything else.
  */
 export const SponsorHealth = Schema.Struct({
-  status: Schema.Literals(["below_floor", "unknown"]),
+  status: documented(
+    Schema.Literals(["below_floor", "unknown"]),
+    "below_floor: the sponsor holds less than SPONSOR_BALANCE_FLOOR_MIST and the gas station refuses until it is funded; unknown: its balance could not be read.",
+    "below_floor"
+  ),
   /** The sponsor's SUI, in MIST, as last read (read at most every few seconds). */
-  balanceMist: Schema.optionalKey(Schema.String),
-  floorMist: Schema.String
+  balanceMist: Schema.optionalKey(documented(
+    Schema.String,
+    "The sponsor's SUI balance as last read, in MIST (1 SUI = 10^9 MIST) as a decimal string; absent when status is unknown.",
+    "40000000"
+  )),
+  floorMist: documented(Schema.String, "The operator's SPONSOR_BALANCE_FLOOR_MIST: the balance, in MIST as a decimal string, below which the gas station sponsors no payments.", "500000000")
 })
 export type SponsorHealth = typeof SponsorHealth.Type
 
 export const Health = Schema.Struct({
-  ok: Schema.Boolean,
-  store: Schema.Literals(["up", "down"]),
-  chain: Schema.Literals(["up", "down"]),
-  network: Schema.String,
+  ok: documented(Schema.Boolean, "True when both the store and the chain answer; false otherwise, and then the status is 503 with this same body.", true),
+  store: documented(Schema.Literals(["up", "down"]), "Whether the gateway's database answered within 2 seconds.", "up"),
+  chain: documented(Schema.Literals(["up", "down"]), "Whether the Sui node the gateway reads answered within 2 seconds.", "up"),
+  network: documented(Schema.String, "The chain this gateway serves, `sui:<network>`.", "sui:testnet"),
   /** Present only when the sponsor needs attention: absent when its funds are at or above the floor, or nothing is sponsored. */
-  sponsor: Schema.optionalKey(SponsorHealth)
+  sponsor: Schema.optionalKey(SponsorHealth.annotateKey({
+    description:
+      "Present only when the gas sponsor needs its operator (below its floor, or its balance unreadable); absent when it is funded or nothing is sponsored. It does not make ok false."
+  }))
 })
 
 /** The process serves HTTP: nothing else is asked. */
-export const Live = Schema.Struct({ ok: Schema.Literal(true) })
+export const Live = Schema.Struct({ ok: documented(Schema.Literal(true), "Always true: the process answered.", true) })
 
 /** The store answers and every migration this build knows has been applied. */
 export const Ready = Schema.Struct({
-  ok: Schema.Literal(true),
-  store: Schema.Literal("up"),
-  migrations: Schema.Literal("done")
+  ok: documented(Schema.Literal(true), "Always true on a 200; a replica that is not ready answers 503 UNAVAILABLE instead.", true),
+  store: documented(Schema.Literal("up"), "The database answered.", "up"),
+  migrations: documented(Schema.Literal("done"), "Every migration this build knows has been applied.", "done")
 })
 
 export class SystemApi extends HttpApiGroup.make("system", { topLevel: true }).add(
