@@ -11,6 +11,7 @@ import type { GasOptions, LedgerUnreachable } from "./OwnerWallet.ts"
 import { PaymentRefused } from "./PaymentRefused.ts"
 import { closeSlot, type SessionClose } from "./SessionClosing.ts"
 import { openAgentSession, type OpenedSession } from "./SessionOpening.ts"
+import type { SessionSlot } from "./SessionSlot.ts"
 import { type SignedVoucher, signVoucher, type VoucherOutcome } from "./SessionVouchers.ts"
 
 export interface SessionBookOptions {
@@ -22,19 +23,6 @@ export interface SessionBookOptions {
   readonly sessionCalls?: number
   /** Gas coins for opening sessions, for agents that run their own transactions concurrently. */
   readonly gas?: Effect.Effect<GasOptions, LedgerUnreachable>
-}
-
-/** One session the agent opened, and what it knows the gateway charged on it. */
-export interface SessionSlot {
-  readonly key: string
-  readonly session: OpenedSession
-  /** The amount of the last voucher the gateway charged (the seller answered its call). */
-  charged: bigint
-  /** The highest voucher presented whose answer was never seen: it may have been charged. */
-  uncertain: bigint | undefined
-  /** Takes no more vouchers (spent, near its expiry, closed or closing): a new one is opened instead. */
-  retired: boolean
-  closed: boolean
 }
 
 /** A voucher the agent may present now: the session is its caller's until `settle`. */

@@ -1,6 +1,6 @@
 import { Effect, Schema } from "effect"
 import { ClosedSession } from "@gateway/domain/PaymentSessionView"
-import type { SessionSlot } from "./SessionBook.ts"
+import type { SessionSlot } from "./SessionSlot.ts"
 import { reasonOf, signVoucher } from "./SessionVouchers.ts"
 
 /** What closing one session came to: closed on chain (the rest of its deposit back in the pool), or why not. */

@@ -6,7 +6,7 @@ import { genesisDigest } from "@gateway/chain/LocalNetwork"
 import { deriveObjectId } from "@gateway/chain/ObjectIds"
 import { normalizeCoinType, SUI_COIN_TYPE } from "@gateway/domain/chain/SpendAccountModule"
 import { type LedgerObject, storageCost, withVersion } from "./LedgerObject.ts"
-import type { SimulationRequest } from "./LocalLedger.ts"
+import type { SimulationRequest } from "./SimulationRequest.ts"
 
 const seed = (label: string) => blake2b(new TextEncoder().encode(`local-ledger:${label}`), { dkLen: 32 })
 

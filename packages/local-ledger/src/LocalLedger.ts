@@ -20,6 +20,7 @@ import { type JournalEntry, LedgerJournal } from "./LedgerJournal.ts"
 import { LedgerObjects } from "./LedgerObjects.ts"
 import { suiDigest } from "./SuiDigest.ts"
 import { faucetGenesisCoin, faucetKeypair, faucetTransfer } from "./FaucetAccount.ts"
+import type { SimulationRequest } from "./SimulationRequest.ts"
 
 /** A transaction the ledger refused before executing it (bad signature, stale object, too little gas). */
 export class LedgerRejected extends Schema.TaggedError<LedgerRejected>()("LedgerRejected", { reason: Schema.String }) {}
@@ -43,10 +44,11 @@ export interface Faults {
   readonly clockAheadMs: number
 }
 
+export type { SimulationRequest } from "./SimulationRequest.ts"
+
 export type TransactionData = ReturnType<typeof bcs.TransactionData.parse>
 type GasData = TransactionData["V1"]["gasData"]
 export type ObjectRef = GasData["payment"][number]
-type TransactionDataInput = Extract<Parameters<typeof bcs.TransactionData.serialize>[0], { V1: unknown }>["V1"]
 
 /**
  * One executed (or simulated) transaction with everything a full node
@@ -83,18 +85,6 @@ export interface FaucetTransfer {
   readonly coin: LedgerObject
 }
 
-/** A transaction to simulate: its gas may be left for the ledger to choose, as a full node does. */
-export interface SimulationRequest {
-  readonly sender: string
-  readonly kind: TransactionDataInput["kind"]
-  readonly expiration: TransactionDataInput["expiration"]
-  readonly gasOwner: string
-  readonly payment: ReadonlyArray<ObjectRef>
-  readonly price: bigint | undefined
-  readonly budget: bigint | undefined
-  /** Pick the gas owner's SUI coins and a budget from the simulated cost; otherwise an empty payment runs on a mock coin. */
-  readonly gasSelection: boolean
-}
 
 const noFaults: Faults = { unavailable: false, delayMs: 0, neverFinal: false, dropAfterExecute: false, clockAheadMs: 0 }
 

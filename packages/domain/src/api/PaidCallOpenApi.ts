@@ -1,3 +1,5 @@
+import { PAY_THIS_CALL } from "../payment/RechallengeMessage.ts"
+
 /**
  * `/v1/pay/{serviceId}` in `/openapi.json`. The paid-call route proxies raw
  * bodies for any declared method, so it is served beside the HttpApi, not by
@@ -12,7 +14,7 @@ const errorBody = { $ref: "#/components/schemas/PaymentErrorBody" }
 /** Example values of one challenge, consistent across the offers' fields. */
 const SERVICE_ID = "svc_0123456789abcdefghijklmnop"
 const PACKAGE_ID = "0x9c3f5a1e7b2d4c6e8f0a1b3c5d7e9f1a2b4c6d8e0f1a3b5c7d9e1f2a4b6c8d0e"
-const PAYMENT_REQUIRED_MESSAGE = "This call must be paid"
+
 const PAYMENT_REQUIRED_REASON = "payment_required"
 const NONCE = `${SERVICE_ID}.1.1768469700000.3f2a9c1e7b4d4e8a9c0b1d2e3f4a5b6c.Zx8kQ2mN9pL4vR7tY1wE3u`
 
@@ -230,7 +232,7 @@ const schemas = {
         type: "string",
         description:
           "What to do: pay one of accepts and call again with the credential. When it refuses a presented payment, it also says whether that payment moved money, how much, to whom, and that it is recorded as refused.",
-        examples: [PAYMENT_REQUIRED_MESSAGE]
+        examples: [PAY_THIS_CALL]
       },
       reason: {
         type: "string",
