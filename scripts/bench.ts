@@ -14,13 +14,12 @@
  * time, its chain waits, the seller) and at the agent's requests, and counts the
  * CPU each process uses per operation, on PostgreSQL (DATABASE_URL or the
  * local default, in a fresh schema) and on PGlite. `BENCH_ONLY=402` runs just
- * the two 402 loads and prints them, `BENCH_ONLY=lifecycle` just part B, for
- * working on either; `BENCH_CPU_PROFILE_DIR=<dir>` has part B's gateway on
+ * the two 402 loads and prints them, `BENCH_ONLY=lifecycle` just part B,
+ * `BENCH_ONLY=startup` just the start-up figures (`npm start` timed whole on
+ * PGlite, and the server process alone), for working on any of them; `BENCH_CPU_PROFILE_DIR=<dir>` has part B's gateway on
  * PostgreSQL write a V8 CPU profile there when it stops.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs"
-import { tmpdir } from "node:os"
-import { join } from "node:path"
+import { mkdirSync, writeFileSync } from "node:fs"
 import { Ed25519Keypair } from "@mysten/sui/keypairs/ed25519"
 import { Effect, Record } from "effect"
 import { FetchLayer, makeApiClient, signIn, withOwner } from "@gateway/client"
@@ -33,14 +32,15 @@ import { interleavedMedians, load, type LoadFigures } from "./bench/Load.ts"
 import { machineTimes, stealShare } from "./bench/HostSteal.ts"
 import { step } from "./bench/Progress.ts"
 import { rssMiB, startGateway } from "./bench/ServerProcess.ts"
+import { startUpFigures, startUpLines } from "./bench/StartUp.ts"
 import { terms } from "./bench/ServiceTerms.ts"
-import { median } from "./bench/Timing.ts"
 import { peerOfferOf, startX402Peer } from "./bench/X402Peer.ts"
 import { localUpstream } from "./LocalUpstream.ts"
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 3)
 const ONLY_402 = process.env.BENCH_ONLY === "402"
 const ONLY_LIFECYCLE = process.env.BENCH_ONLY === "lifecycle"
+const ONLY_STARTUP = process.env.BENCH_ONLY === "startup"
 /** How many live services part A seeds, all from one seller. */
 const SEEDED = ONLY_402 ? 1 : 1000
 
@@ -58,24 +58,7 @@ const partA = Effect.gen(function*() {
     PAYMENT_CHALLENGES_PER_MINUTE: "1000000000",
     ...(pglite ? { DATA_DIR: "memory://" } : {})
   }
-  const startupRuns = (runEnv: Record<string, string>) =>
-    Effect.forEach([1, 2, 3], () =>
-      Effect.gen(function*() {
-        const probe = yield* Effect.promise(() => startGateway(runEnv))
-        yield* Effect.promise(probe.stop)
-        return probe.startupMs
-      }))
-  const startups = ONLY_402 ? [] : yield* startupRuns(env)
-  // `npm start` keeps PGlite in ./data: after the first start, every start is a restart on a data dir.
-  const dataDir = mkdtempSync(join(tmpdir(), "gateway-bench-"))
-  const restarts = pglite && !ONLY_402
-    ? yield* Effect.gen(function*() {
-      const first = yield* Effect.promise(() => startGateway({ DATA_DIR: dataDir }))
-      yield* Effect.promise(first.stop)
-      return yield* startupRuns({ DATA_DIR: dataDir })
-    })
-    : []
-  rmSync(dataDir, { recursive: true, force: true })
+  const startUp = ONLY_402 ? undefined : yield* startUpFigures(env, pglite)
   yield* step(ONLY_402 ? "seeding one live service" : "seeding 1,000 live services")
   const gateway = yield* Effect.promise(() => startGateway(env))
   const pid = gateway.process.pid ?? 0
@@ -129,10 +112,7 @@ const partA = Effect.gen(function*() {
   return {
     _tag: "Full" as const,
     page,
-    startupMs: median(startups),
-    startups,
-    restartMs: median(restarts),
-    restarts,
+    startUp,
     rssIdle,
     rssAfter,
     baseline: baselineFigures,
@@ -264,6 +244,10 @@ const stealLine = (before: ReturnType<typeof machineTimes>) =>
 const program = Effect.gen(function*() {
   const store = process.env.DATABASE_URL === undefined ? "PGlite" : "PostgreSQL"
   const times = machineTimes()
+  if (ONLY_STARTUP) {
+    const figures = yield* startUpFigures({ ...(store === "PGlite" ? { DATA_DIR: "memory://" } : {}) }, store === "PGlite")
+    return yield* Effect.sync(() => console.log([`Start-up (${store})`, "", ...startUpLines(figures), "", stealLine(times)].join("\n")))
+  }
   if (ONLY_LIFECYCLE) {
     const b = yield* Effect.scoped(partB)
     return yield* Effect.sync(() => console.log([...aloneLines(b), "", stealLine(times)].join("\n")))
@@ -297,12 +281,7 @@ const program = Effect.gen(function*() {
     "",
     `402 minting, ours to the @x402/express peer: ${fmt(a.challengesToPeer, 2)}× (goal ≥ 1.0)`,
     "",
-    `start-up to first 200 on /health, fresh store: ${fmt(a.startupMs, 0)} ms (runs: ${a.startups.map((s) => fmt(s, 0)).join(", ")}; goal < 1500)`,
-    ...(a.restarts.length === 0 ? [] : [
-      `start-up to first 200 on /health, restart on a data dir (npm start after its first run): ${fmt(a.restartMs, 0)} ms (runs: ${
-        a.restarts.map((s) => fmt(s, 0)).join(", ")
-      })`
-    ]),
+    ...(a.startUp === undefined ? [] : startUpLines(a.startUp)),
     `resident memory: ${fmt(a.rssIdle, 0)} MiB idle, ${fmt(a.rssAfter, 0)} MiB after the loads`,
     `console first load (/): ${fmt(a.page.transferredBytes / 1024, 0)} KiB transferred in ${a.page.requests} requests (goal < 400 KB), time to interactive ${
       fmt(a.page.timeToInteractiveMs, 0)
