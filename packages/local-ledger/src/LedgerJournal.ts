@@ -1,5 +1,6 @@
 import { Context, Effect, Layer, Ref, Schema } from "effect"
 import type { Unavailable } from "@gateway/domain/Errors"
+import { CoinMetadata } from "./CoinMetadata.ts"
 
 /**
  * Everything that changed the ledger, in order; replaying it rebuilds the same
@@ -16,8 +17,16 @@ export const JournalEntry = Schema.Union([
     digest: Schema.optionalKey(Schema.String),
     status: Schema.optionalKey(Schema.Literals(["success", "failure"]))
   }),
-  // `mint` (local mode's coins of any type); the faucet's transfers are Execute entries like any transaction.
-  Schema.TaggedStruct("Mint", { recipient: Schema.String, coinType: Schema.String, amount: Schema.String, atMs: Schema.Number }),
+  // `mint` (local mode's coins of any type); the faucet's transfers are Execute entries like any transaction. The
+  // metadata the mint published for its type, as published (defaults filled), so a replay answers it whatever the
+  // defaults become; journals from before it have none, as those mints gave none.
+  Schema.TaggedStruct("Mint", {
+    recipient: Schema.String,
+    coinType: Schema.String,
+    amount: Schema.String,
+    atMs: Schema.Number,
+    metadata: Schema.optionalKey(CoinMetadata)
+  }),
   Schema.TaggedStruct("Checkpoint", { atMs: Schema.Number, digests: Schema.optionalKey(Schema.Array(Schema.String)) }),
   // `advanceEpoch`: the epoch it started (checked on replay), when, and the reference gas price it set.
   Schema.TaggedStruct("AdvanceEpoch", { epoch: Schema.String, atMs: Schema.Number, referenceGasPrice: Schema.String })

@@ -9,6 +9,7 @@ import { Unavailable } from "@gateway/domain/Errors"
 import { decodeBase64, encodeBase64 } from "@gateway/chain/Base64"
 import { transactionSignedBy } from "@gateway/chain/SuiSignatures"
 import { addressBalanceForGas, Rejection } from "./execute/Admission.ts"
+import { type CoinMetadata, type CoinMetadataInput, decimalsRefusal, publishedMetadata, sameMetadata, SUI_METADATA } from "./CoinMetadata.ts"
 import type { Execution, ObjectReader } from "./Execution.ts"
 import { execute } from "./Executor.ts"
 import { type IncludedTransaction, type LedgerCheckpoint, makeCheckpoint } from "./LedgerCheckpoint.ts"
@@ -137,6 +138,8 @@ interface LedgerState {
   readonly genesisCheckpoint: LedgerCheckpoint
   readonly checkpoints: Array<LedgerCheckpoint>
   readonly made: PubSub.PubSub<LedgerCheckpoint>
+  /** Each coin type's published metadata, by normalized type: SUI's from genesis, others' from the mint that gave it. */
+  readonly coinMetadata: Map<string, CoinMetadata>
   pending: Array<string>
   mints: number
   faults: Faults
@@ -166,6 +169,7 @@ const genesisState = Effect.fnUntraced(function*(config: LedgerConfig, journal: 
     genesisCheckpoint,
     checkpoints,
     made,
+    coinMetadata: new Map([[normalizeCoinType(SUI_COIN_TYPE), SUI_METADATA]]),
     pending: [],
     mints: 0,
     faults: noFaults
@@ -278,7 +282,33 @@ const applyExecute = Effect.fnUntraced(function*(state: LedgerState, txBytes: st
   return tx
 })
 
-const applyMint = Effect.fnUntraced(function*(state: LedgerState, recipient: string, coinType: string, amount: bigint, atMs: number, replaying: boolean) {
+/** One `mint`: live, or replayed from its journal entry. */
+interface Mint {
+  readonly recipient: string
+  readonly coinType: string
+  readonly amount: bigint
+  readonly atMs: number
+  readonly metadata: CoinMetadataInput | undefined
+}
+
+/**
+ * The metadata a mint publishes for its type, if it gives any. The first mint that gives some publishes it; a later
+ * one may repeat it but not change it, as a published coin's metadata is fixed; one that gives none leaves it as is.
+ */
+const mintMetadata = (state: LedgerState, type: string, given: CoinMetadataInput | undefined) => {
+  if (given === undefined) return Effect.succeed(undefined)
+  const refusal = decimalsRefusal(given.decimals)
+  if (refusal !== undefined) return Effect.fail(new LedgerRejected({ reason: refusal }))
+  const metadata = publishedMetadata(type, given)
+  const published = state.coinMetadata.get(type)
+  if (published === undefined || sameMetadata(published, metadata)) return Effect.succeed(metadata)
+  return Effect.fail(new LedgerRejected({ reason: `${type} already has metadata ${JSON.stringify(published)}, which is fixed once published; this mint gave ${JSON.stringify(metadata)}` }))
+}
+
+const applyMint = Effect.fnUntraced(function*(state: LedgerState, mint: Mint, replaying: boolean) {
+  const { recipient, amount, atMs } = mint
+  const coinType = normalizeCoinType(mint.coinType)
+  const metadata = yield* mintMetadata(state, coinType, mint.metadata)
   const seed = blake2b(new TextEncoder().encode(`mint:${state.mints}`), { dkLen: 32 })
   const origin = toBase58(seed)
   const object = withVersion({
@@ -287,11 +317,12 @@ const applyMint = Effect.fnUntraced(function*(state: LedgerState, recipient: str
     createdBy: origin,
     previousTransaction: origin,
     storageRebate: 0n,
-    data: { _tag: "Coin", coinType: normalizeCoinType(coinType), balance: amount }
+    data: { _tag: "Coin", coinType, balance: amount }
   }, 1n, state.config.pkg.originalId)
-  yield* record(state, { _tag: "Mint", recipient, coinType, amount: amount.toString(), atMs }, replaying)
+  yield* record(state, { _tag: "Mint", recipient, coinType: mint.coinType, amount: amount.toString(), atMs, ...(metadata === undefined ? {} : { metadata }) }, replaying)
   state.mints += 1
   state.objects.set(object)
+  if (metadata !== undefined) state.coinMetadata.set(coinType, metadata)
   return object
 })
 
@@ -333,7 +364,10 @@ const replay = Effect.fnUntraced(function*(state: LedgerState, journaled: Readon
         return yield* divergence(`journal entry ${index} recorded ${entry.digest ?? "?"} ${entry.status ?? "?"}, replay gave ${replayed.digest} ${replayed.status}`)
       }
     } else if (entry._tag === "Mint") {
-      yield* applyMint(state, entry.recipient, entry.coinType, BigInt(entry.amount), entry.atMs, true)
+      const mint = { recipient: entry.recipient, coinType: entry.coinType, amount: BigInt(entry.amount), atMs: entry.atMs, metadata: entry.metadata }
+      yield* applyMint(state, mint, true).pipe(
+        Effect.catchTag("LedgerRejected", (rejected) => Effect.fail(divergence(`journal entry ${index} (mint) is now refused: ${rejected.reason}`)))
+      )
     } else if (entry._tag === "AdvanceEpoch") {
       const expected = state.epochs.current.epoch + 1n
       if (entry.epoch !== expected.toString()) return yield* divergence(`journal entry ${index} starts epoch ${entry.epoch}, replay is at epoch ${expected}`)
@@ -474,8 +508,8 @@ const writeMethods = (
     ),
   simulate: (request) =>
     guard(state, Effect.flatMap(now, (at) => simulate(state, request, at))).pipe(Effect.tap(annotateTransaction), Effect.withSpan("LocalLedger.simulate")),
-  mint: (recipient, coinType, amount) =>
-    guard(state, lock.withPermit(Effect.flatMap(now, (at) => applyMint(state, recipient, coinType, amount, at, false)))).pipe(
+  mint: (recipient, coinType, amount, metadata) =>
+    guard(state, lock.withPermit(Effect.flatMap(now, (atMs) => applyMint(state, { recipient, coinType, amount, atMs, metadata }, false)))).pipe(
       Effect.tap((coin) => Effect.annotateCurrentSpan("objectId", coin.id)),
       Effect.withSpan("LocalLedger.mint")
     ),
@@ -495,7 +529,16 @@ const readMethods = (
   state: LedgerState
 ): Pick<
   Service,
-  "latestCheckpoint" | "getCheckpoint" | "checkpoints" | "getTransaction" | "getObject" | "ownedObjects" | "addressBalances" | "currentEpoch" | "getEpoch"
+  | "latestCheckpoint"
+  | "getCheckpoint"
+  | "checkpoints"
+  | "getTransaction"
+  | "getObject"
+  | "ownedObjects"
+  | "addressBalances"
+  | "coinMetadata"
+  | "currentEpoch"
+  | "getEpoch"
 > => ({
   latestCheckpoint: guard(state, Effect.sync(() => latest(state))).pipe(Effect.withSpan("LocalLedger.latestCheckpoint")),
   getCheckpoint: (sequenceNumber) =>
@@ -516,6 +559,8 @@ const readMethods = (
       return [...state.objects.ownedBy(address)].sort((a, b) => a.id.localeCompare(b.id))
     })).pipe(Effect.withSpan("LocalLedger.ownedObjects")),
   addressBalances: (owner) => guard(state, Effect.sync(() => state.objects.addressBalancesOf(owner))).pipe(Effect.withSpan("LocalLedger.addressBalances")),
+  coinMetadata: (coinType) =>
+    guard(state, Effect.sync(() => state.coinMetadata.get(normalizeCoinType(coinType)))).pipe(Effect.withSpan("LocalLedger.coinMetadata", { attributes: { coinType } })),
   currentEpoch: guard(state, Effect.sync(() => state.epochs.current)).pipe(Effect.withSpan("LocalLedger.currentEpoch")),
   getEpoch: (epoch) => guard(state, Effect.sync(() => state.epochs.get(epoch))).pipe(Effect.withSpan("LocalLedger.getEpoch", { attributes: { epoch: epoch.toString() } }))
 })
@@ -553,8 +598,13 @@ export class LocalLedger extends Context.Service<LocalLedger, {
   executeSigned(txBytes: string, signatures: ReadonlyArray<string>): Effect.Effect<LedgerTransaction, LedgerRejected | Unavailable>
   /** Executes against the current state, choosing gas if asked, and commits nothing: no object, digest or journal entry. */
   simulate(request: SimulationRequest): Effect.Effect<LedgerTransaction, LedgerRejected | Unavailable>
-  /** Local mode only: mints a coin of any type to an address, out of thin air (no transaction, no digest to fetch). */
-  mint(recipient: string, coinType: string, amount: bigint): Effect.Effect<LedgerObject, Unavailable>
+  /**
+   * Local mode only: mints a coin of any type to an address, out of thin air (no transaction, no digest to fetch).
+   * With `metadata`, the type has it from then on, as a published coin does (name and symbol default to the type's
+   * name); a mint giving other metadata than the type's is refused, since a coin's metadata is fixed once published.
+   * Without, the type keeps what it has: none, if no mint gave any.
+   */
+  mint(recipient: string, coinType: string, amount: bigint, metadata?: CoinMetadataInput): Effect.Effect<LedgerObject, LedgerRejected | Unavailable>
   /** The faucet (`/v2/gas`): a transfer of `amount` SUI, signed by the faucet's address and executed like any transaction. */
   faucet(recipient: string, amount: bigint): Effect.Effect<FaucetTransfer, Unavailable>
   readonly checkpoint: Effect.Effect<bigint, Unavailable>
@@ -569,6 +619,8 @@ export class LocalLedger extends Context.Service<LocalLedger, {
   ownedObjects(owner: string): Effect.Effect<ReadonlyArray<LedgerObject>, Unavailable>
   /** What the address holds in its address balance, by coin type (none at 0). */
   addressBalances(owner: string): Effect.Effect<ReadonlyMap<string, bigint>, Unavailable>
+  /** A coin type's published metadata (`GetCoinInfo`): SUI's, or what a mint gave; none for other types. */
+  coinMetadata(coinType: string): Effect.Effect<CoinMetadata | undefined, Unavailable>
   setFaults(faults: Partial<Faults>): Effect.Effect<void>
   /**
    * Test hook: ends the current epoch, as Sui does every 24 hours, with a checkpoint of what is pending, and starts

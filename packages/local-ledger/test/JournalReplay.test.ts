@@ -25,6 +25,8 @@ const onJournal = <A, E>(journal: Layer.Layer<LedgerJournal>, self: Effect.Effec
   Effect.provide(self, ledgerLayer(journal))
 
 const TEST_COIN = `0x${"c0".padEnd(64, "0")}::test::USD`
+/** A coin type minted with metadata, as a published coin has. */
+const PUBLISHED_COIN = `0x${"c4".padEnd(64, "0")}::usdc::USDC`
 
 /** A transaction as the node answers it, or that it knows no such digest. */
 const lookup = (digest: string) =>
@@ -206,6 +208,42 @@ describe("LocalLedger's journal", () => {
       assert.deepStrictEqual(restarted, live)
       // A second restart, on a journal the first one did not add to.
       assert.deepStrictEqual(yield* onJournal(journal.layer, view(seen)), live)
+    }))
+
+  it.live("answers a minted coin type's metadata after a restart as before, and none for a type minted without", () =>
+    Effect.gen(function*() {
+      const journal = sharedJournal()
+      const holder = seededEd25519(44, 0).toSuiAddress()
+      const published = { decimals: 6, name: "USD Coin", symbol: "USDC", description: "", iconUrl: "" }
+      const read = Effect.gen(function*() {
+        const client = yield* Client
+        return yield* Effect.forEach([PUBLISHED_COIN, TEST_COIN], (coinType) => promise(() => client.core.getCoinMetadata({ coinType }).then((answer) => answer.coinMetadata)))
+      })
+      const live = yield* onJournal(journal.layer, Effect.gen(function*() {
+        const ledger = yield* LocalLedger
+        yield* ledger.mint(holder, PUBLISHED_COIN, 5n, { decimals: 6, name: "USD Coin" })
+        yield* ledger.mint(holder, TEST_COIN, 5n)
+        return yield* read
+      }))
+      assert.deepStrictEqual(live, [{ id: null, ...published }, null])
+      // Journaled with its mint as published, defaults filled; a mint without metadata is journaled as before there was any.
+      const mints = journal.entries.flatMap((entry) => (entry._tag === "Mint" ? [entry] : []))
+      const [withMetadata, without] = mints
+      if (withMetadata === undefined || without === undefined) return assert.fail("expected two Mint entries")
+      assert.deepStrictEqual(withMetadata.metadata, published)
+      assert.isFalse("metadata" in without)
+
+      // The restarted ledger answers the same, and holds the metadata as fixed as the live one did.
+      const restarted = yield* onJournal(journal.layer, Effect.gen(function*() {
+        const refused = yield* Effect.flip((yield* LocalLedger).mint(holder, PUBLISHED_COIN, 1n, { decimals: 9 }))
+        assert.strictEqual(refused._tag, "LedgerRejected")
+        return yield* read
+      }))
+      assert.deepStrictEqual(restarted, live)
+
+      // A journal whose mints disagree on a type's metadata (no live ledger writes one) does not start.
+      const conflicting = yield* startFailure([...mints, { ...withMetadata, metadata: { ...published, decimals: 9 } }])
+      assert.match(conflicting.reason, /journal entry 2 \(mint\) is now refused: .*fixed once published/)
     }))
 
   it.live("fails to start, loudly, on a journal whose Execute entries replay to another digest or status, or are now refused", () =>

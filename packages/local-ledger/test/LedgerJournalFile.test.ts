@@ -30,6 +30,22 @@ describe("the ledger's journal in a file", () => {
       assert.strictEqual(readFileSync(path, "utf8"), `${JSON.stringify(mint)}\n${JSON.stringify(checkpoint)}\n`)
     }))
 
+  it.live("reads a mint written before coin metadata as one without, and one with metadata back as written", () =>
+    Effect.gen(function*() {
+      const dir = yield* tempDir
+      // A line as journals wrote a mint before mints could give metadata.
+      writeFileSync(join(dir, JOURNAL_FILE), `{"_tag":"Mint","recipient":"0x1","coinType":"0x2::sui::SUI","amount":"10","atMs":1}\n`)
+      const published: JournalEntry = { ...mint, coinType: "0x3::usdc::USDC", metadata: { decimals: 6, name: "USDC", symbol: "USDC", description: "", iconUrl: "" } }
+      // Opened twice, one process after another: the second reads what the first appended.
+      yield* Effect.provide(Effect.gen(function*() {
+        yield* (yield* LedgerJournal).append(published)
+      }), layerJournalFile(dir))
+      const loaded = yield* Effect.provide(Effect.gen(function*() {
+        return yield* (yield* LedgerJournal).load
+      }), layerJournalFile(dir))
+      assert.deepStrictEqual(loaded, [mint, published])
+    }))
+
   it.live("is held by one opener at a time, and free again once it is closed", () =>
     Effect.gen(function*() {
       const dir = yield* tempDir

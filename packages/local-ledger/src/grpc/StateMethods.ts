@@ -1,6 +1,7 @@
 import { GrpcTypes } from "@mysten/sui/grpc"
 import { normalizeStructTag, normalizeSuiAddress } from "@mysten/sui/utils"
 import { Effect } from "effect"
+import type { Unavailable } from "@gateway/domain/Errors"
 import { normalizeCoinType, SUI_COIN_TYPE } from "@gateway/domain/chain/SpendAccountModule"
 import type { LedgerObject } from "../LedgerObject.ts"
 import { LocalLedger } from "../LocalLedger.ts"
@@ -106,10 +107,12 @@ export const stateMethods: ReadonlyArray<GrpcMethod> = [
       }
     })),
   unary(GrpcTypes.StateService, "GetCoinInfo", GrpcTypes.GetCoinInfoRequest, GrpcTypes.GetCoinInfoResponse, (request) =>
-    Effect.gen(function*(): Effect.fn.Return<GrpcTypes.GetCoinInfoResponse, GrpcFailure> {
+    Effect.gen(function*(): Effect.fn.Return<GrpcTypes.GetCoinInfoResponse, GrpcFailure | Unavailable, LocalLedger> {
       const coinType = yield* typeArgument(request.coinType ?? "")
-      // Only SUI has metadata here: other coins are minted by the faucet and never published.
-      if (coinType !== normalizeCoinType(SUI_COIN_TYPE)) return yield* new GrpcFailure({ code: "NOT_FOUND", message: `no coin metadata for ${coinType}` })
-      return { coinType, metadata: { decimals: 9, name: "Sui", symbol: "SUI", description: "", iconUrl: "" } }
+      // SUI's, and a minted type's if a mint gave it some; a type minted without is a coin never published, as a
+      // node finds no metadata for a type without a CoinMetadata or Currency object. No id: no such object exists here.
+      const metadata = yield* (yield* LocalLedger).coinMetadata(coinType)
+      if (metadata === undefined) return yield* new GrpcFailure({ code: "NOT_FOUND", message: `no coin metadata for ${coinType}` })
+      return { coinType, metadata: { ...metadata } }
     }))
 ]

@@ -10,6 +10,8 @@ import { LocalLedger } from "../../src/LocalLedger.ts"
 import { Client, execute, fund, ledgerLayer, PKG, promise, seededEd25519 } from "../LedgerHarness.ts"
 
 const TEST_COIN = `0x${"c1".padEnd(64, "0")}::test::EUR`
+/** A coin type minted with metadata, as a published coin has. */
+const PUBLISHED_COIN = `0x${"c2".padEnd(64, "0")}::usdc::USDC`
 const MISSING = `0x${"dead".padEnd(64, "0")}`
 
 /** A call expected to end with a gRPC status: its RpcError code. */
@@ -109,6 +111,32 @@ layer(ledgerLayer())("LocalLedger's gRPC-web front answers reads as a node does"
       })
       assert.strictEqual(yield* statusOf(() => client.stateService.getCoinInfo({ coinType: TEST_COIN }).response), "NOT_FOUND")
       assert.isNull((yield* promise(() => client.core.getCoinMetadata({ coinType: TEST_COIN }))).coinMetadata)
+    }))
+
+  it.effect("GetCoinInfo: a minted coin type has the metadata its first mint gave, which no later mint can change", () =>
+    Effect.gen(function*() {
+      const client = yield* Client
+      const ledger = yield* LocalLedger
+      const holder = seededEd25519(64, 0).toSuiAddress()
+      const metadataOf = promise(() => client.core.getCoinMetadata({ coinType: PUBLISHED_COIN })).pipe(Effect.map(({ coinMetadata }) => coinMetadata))
+      yield* ledger.mint(holder, PUBLISHED_COIN, 1n, { decimals: 6, description: "A dollar" })
+      const published = { id: null, decimals: 6, name: "USDC", symbol: "USDC", description: "A dollar", iconUrl: "" }
+      assert.deepStrictEqual(yield* metadataOf, published)
+
+      // The same metadata again (defaults and all), or none, mints as before.
+      yield* ledger.mint(holder, PUBLISHED_COIN, 2n, { decimals: 6, symbol: "USDC", description: "A dollar" })
+      yield* ledger.mint(holder, PUBLISHED_COIN, 4n)
+      // Other metadata is refused, and mints nothing.
+      for (const other of [{ decimals: 9, description: "A dollar" }, { decimals: 6, name: "Dollar", description: "A dollar" }]) {
+        const refused = yield* Effect.flip(ledger.mint(holder, PUBLISHED_COIN, 8n, other))
+        assert.strictEqual(refused._tag, "LedgerRejected")
+        assert.include(refused.reason, "fixed once published")
+      }
+      assert.deepStrictEqual(yield* metadataOf, published)
+      const { balance } = yield* promise(() => client.core.getBalance({ owner: holder, coinType: PUBLISHED_COIN }))
+      assert.strictEqual(balance.balance, "7")
+      // Decimals Sui could not publish (not a u8) are refused too.
+      assert.strictEqual((yield* Effect.flip(ledger.mint(holder, `0x${"c3".padEnd(64, "0")}::big::BIG`, 1n, { decimals: 256 })))._tag, "LedgerRejected")
     }))
 
   it.effect("ListBalances: one total per coin type, paged to the end", () =>

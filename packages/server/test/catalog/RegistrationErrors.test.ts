@@ -1,13 +1,18 @@
 import { assert, describe, layer } from "@effect/vitest"
+import { Ed25519Keypair } from "@mysten/sui/keypairs/ed25519"
 import { Effect } from "effect"
 import { makeApiClient } from "@gateway/client"
+import { LocalLedger } from "@gateway/local-ledger/LocalLedger"
 import { sellerEnv, sellerSession, termsJson } from "../support/SellerEnv.ts"
 import { BaseUrl } from "../support/TestServer.ts"
 import { Upstream } from "../support/Upstream.ts"
 
+/** A test coin the gateway accepts, whose metadata (6 decimals) its mint publishes, as a coin's creator would. */
+const USDC = `0x${"d6".repeat(32)}::usdc::USDC`
+
 /** A seller who gets a registration wrong is told every field to fix and how, in one answer. */
 describe("registration errors say what to do", () => {
-  layer(sellerEnv(), { excludeTestServices: true })((it) => {
+  layer(sellerEnv({ supportedAssets: ["0x2::sui::SUI", USDC] }), { excludeTestServices: true })((it) => {
     const seller = Effect.gen(function*() {
       const baseUrl = yield* BaseUrl
       return yield* sellerSession(yield* makeApiClient(baseUrl), baseUrl)
@@ -53,6 +58,22 @@ describe("registration errors say what to do", () => {
         assert.strictEqual(answer.status, 200, answer.text)
         const service = answer.body["service"] as { readonly decimals?: unknown } | undefined
         assert.strictEqual(service?.decimals, 9)
+      }))
+
+    it.effect("a minted coin's decimals are checked against the metadata its mint published, and taken from it when left out", () =>
+      Effect.gen(function*() {
+        const upstream = yield* Upstream
+        yield* (yield* LocalLedger).mint(new Ed25519Keypair().toSuiAddress(), USDC, 1_000_000n, { decimals: 6 })
+        const wrong = yield* (yield* seller).register(termsJson("UsdcNine", upstream.url, { asset: USDC, decimals: 9 }))
+        assert.strictEqual(wrong.status, 400)
+        assert.deepInclude(wrong.body, { code: "INVALID", reason: "body.decimals: expected_6_from_coin_metadata" })
+        assert.include(String(wrong.body["message"]), "must be 6")
+
+        const { decimals: _omitted, ...withoutDecimals } = termsJson("UsdcOmitted", upstream.url, { asset: USDC })
+        const taken = yield* (yield* seller).register(withoutDecimals)
+        assert.strictEqual(taken.status, 200, taken.text)
+        const service = taken.body["service"] as { readonly decimals?: unknown } | undefined
+        assert.strictEqual(service?.decimals, 6)
       }))
   })
 })
