@@ -71,6 +71,10 @@ describe("agent documents", () => {
           assert.include(skill.text, signFirst)
         }
         assert.isBelow(skill.text.indexOf("Pay sign-first"), skill.text.indexOf("pay upfront (`sui-delegate`"), "sign-first is the procedure's default, upfront the alternative")
+        // The `@gateway` npm scope is not ours: an agent told to install from it could get a squatter's package.
+        const page = yield* fetchText(`${baseUrl}/v1/services/${service.id}.md`)
+        for (const text of [llms.text, skill.text, page.text]) assert.notInclude(text, "@gateway/", "no served text names a package scope that is not ours")
+        assert.include(skill.text, "not on npm yet")
 
         const card = yield* fetchText(`${baseUrl}/.well-known/mcp.json`)
         assert.match(card.type, /^application\/json/)

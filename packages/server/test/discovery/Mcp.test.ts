@@ -77,6 +77,7 @@ describe("MCP server", () => {
         for (const part of ["402", "nonce", "memo", PROOF_VERSION, "PAYMENT-SIGNATURE", "Authorization: Payment", "NOT_FINAL", "::spend_account::pay", "signFirst", "payload: { signature, transaction }", "/v1/gas-station", "nothing_charged", "settlement_failed"]) {
           assert.include(text, part)
         }
+        assert.notInclude(text, "@gateway/", "the guide names no package scope that is not ours")
       }))
 
     it.effect("an unknown service or a bad argument is a tool error, and the session goes on", () =>
