@@ -257,6 +257,9 @@ const grantReads = (pkg: SpendAccountPackage, reads: ObjectReads) => {
   return { payRefs, readGrants }
 }
 
+const UNKNOWN_DIGEST_MESSAGE =
+  "The chain does not know this transaction yet: if it was executed just now, present the same digest again in a few seconds. If it stays unknown, check the digest: a mistyped digest, or a transaction your wallet never executed, is never known, and nothing was recorded"
+
 /** A transaction as the gateway reads it: its sender, status, `spend_account` calls and events. */
 const getTransaction = (client: ClientWithCoreApi, pkg: SpendAccountPackage, digest: string) =>
   Effect.gen(function*() {
@@ -264,10 +267,11 @@ const getTransaction = (client: ClientWithCoreApi, pkg: SpendAccountPackage, dig
       "getTransaction",
       (signal) => client.core.getTransaction({ digest, include: { events: true, bcs: true }, signal }),
       {
-        // The node's "no such transaction": not known yet, which a later finalize may find.
+        // The node's "no such transaction": not known yet, which a later finalize may find; or never, when the digest
+        // is mistyped or its transaction was never executed, which only the caller can tell, so the message says both.
         known: (error) =>
           error instanceof TransactionError && error.reason === "notFound"
-            ? Option.some(new NotFinal({ message: "The transaction is not known to the chain yet", reason: "unknown_digest" }))
+            ? Option.some(new NotFinal({ message: UNKNOWN_DIGEST_MESSAGE, reason: "unknown_digest" }))
             : Option.none(),
         attributes: { digest }
       }

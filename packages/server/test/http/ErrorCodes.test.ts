@@ -1,5 +1,7 @@
+import { randomBytes } from "node:crypto"
 import { connect } from "node:net"
 import { Ed25519Keypair } from "@mysten/sui/keypairs/ed25519"
+import { toBase58 } from "@mysten/sui/utils"
 import { assert, describe, layer } from "@effect/vitest"
 import { Effect, Layer } from "effect"
 import { FetchLayer, makeApiClient } from "@gateway/client"
@@ -68,6 +70,12 @@ describe("every spec error code on the signer routes", () => {
         const digestA = yield* ledger.execute(ga.txKindBytes, owner)
         expectError(yield* raw(baseUrl, "POST", finalizePath(a.delegatedSignerId, ga.grantId), auth, { digest: digestA }), 409, "NOT_FINAL")
         yield* ledger.checkpoint
+        // A digest the chain never saw (mistyped): still retryable, but the message names the fix.
+        const mistyped = yield* raw(baseUrl, "POST", finalizePath(a.delegatedSignerId, ga.grantId), auth, { digest: toBase58(randomBytes(32)) })
+        expectError(mistyped, 409, "NOT_FINAL")
+        assert.strictEqual(mistyped.body.reason, "unknown_digest")
+        assert.include(String(mistyped.body.message), "present the same digest again in a few seconds")
+        assert.include(String(mistyped.body.message), "If it stays unknown, check the digest")
 
         // B's create transaction is final, but it is not what A prepared: the first field that differs is its nonce, B's grant id.
         const digestB = yield* ledger.execute(gb.txKindBytes, owner)
