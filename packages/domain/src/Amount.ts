@@ -5,12 +5,13 @@ export const U64_MAX = 18446744073709551615n
 /**
  * Atomic amounts travel as decimal strings, never JS numbers: no sign, no
  * fraction, no leading zeros, at most u64. The example sits on the string: an annotation on the branded
- * schema would land on its last check, which the JSON Schema omits.
+ * schema would land on its last check, which the JSON Schema omits. The `u` flag lets the pattern into the JSON
+ * Schema (effect exports only Unicode-mode patterns).
  */
 export const AtomicAmount = Schema.String.annotate({ examples: ["1000"] }).pipe(
   Schema.check(
     // Sellers and agents often write whole coins ("0.001"): the example says what the unit is.
-    Schema.isPattern(/^(0|[1-9][0-9]{0,19})$/, {
+    Schema.isPattern(/^(0|[1-9][0-9]{0,19})$/u, {
       expected: "a whole number of atomic units as a decimal string, e.g. \"1000\" = 0.000001 SUI at 9 decimals (not a fraction such as \"0.001\")"
     }),
     // Decoding with `errors: "all"` runs this check even after the pattern failed: only digits reach BigInt.

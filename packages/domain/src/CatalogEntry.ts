@@ -1,6 +1,7 @@
 import { Schema } from "effect"
 import { PositiveAtomicAmount } from "./Amount.ts"
 import { CoinType } from "./CoinType.ts"
+import { documentedNumberFromString } from "./Doc.ts"
 import { ServiceId } from "./Ids.ts"
 import { ServiceSettlement } from "./ServiceSettlement.ts"
 import { SuiAddress } from "./SuiAddress.ts"
@@ -78,13 +79,13 @@ export const CatalogList = Schema.Struct({
 export const CatalogQuery = Schema.Struct({
   q: Schema.optionalKey(doc(Schema.String.pipe(Schema.check(Schema.isMaxLength(200))), "Words to search names and descriptions for.", "weather")),
   limit: Schema.optionalKey(
-    doc(
-      Schema.NumberFromString.pipe(Schema.check(Schema.isInt(), Schema.isBetween({ minimum: 1, maximum: 200 }))),
-      "At most this many services (1 to 200).",
+    documentedNumberFromString(
+      Schema.Number.pipe(Schema.check(Schema.isInt(), Schema.isBetween({ minimum: 1, maximum: 200 }))),
+      "At most this many services (1 to 200); absent: 50.",
       20
     )
   ),
-  cursor: Schema.optionalKey(doc(Schema.String.pipe(Schema.check(Schema.isMaxLength(200))), "A previous page's nextCursor.", "c_2"))
+  cursor: Schema.optionalKey(doc(Schema.String.pipe(Schema.check(Schema.isMaxLength(200))), "A previous page's nextCursor.", "NDI"))
 })
 
 /** One line of plain text: control characters (newlines included) would let a seller restructure the agent documents. */
@@ -96,7 +97,7 @@ const Text = (max: number) =>
 /** A bearer secret: visible ASCII only, so it cannot break out of the header it is sent in. */
 export const UpstreamCredential = Schema.RedactedFromValue(
   Schema.String.pipe(
-    Schema.check(Schema.isMinLength(1), Schema.isMaxLength(4096), Schema.isPattern(/^[\x21-\x7e]+$/, { expected: "visible ASCII without spaces" }))
+    Schema.check(Schema.isMinLength(1), Schema.isMaxLength(4096), Schema.isPattern(/^[\x21-\x7e]+$/u, { expected: "visible ASCII without spaces" }))
   )
 )
 
@@ -109,7 +110,7 @@ const termsFields = {
   method: doc(HttpMethodName, TERMS.method, "GET"),
   path: doc(
     Schema.String.pipe(
-      Schema.check(Schema.isMaxLength(500), Schema.isPattern(/^\/[A-Za-z0-9\-._~/]*$/, { expected: "an absolute path" }))
+      Schema.check(Schema.isMaxLength(500), Schema.isPattern(/^\/[A-Za-z0-9\-._~/]*$/u, { expected: "an absolute path" }))
     ),
     TERMS.path,
     "/v1/answer"
@@ -131,7 +132,7 @@ export const RegisterService = Schema.Struct({
   decimals: Schema.optionalKey(doc(Decimals, `${TERMS.decimals} Absent: taken from the chain.`, 9)),
   upstreamUrl: doc(
     Schema.String.pipe(
-      Schema.check(Schema.isMaxLength(2000), Schema.isPattern(/^https?:\/\/[^\s]+$/, { expected: "an http(s) URL" }))
+      Schema.check(Schema.isMaxLength(2000), Schema.isPattern(/^https?:\/\/[^\s]+$/u, { expected: "an http(s) URL" }))
     ),
     "Where your own server is: the gateway forwards each paid call to this URL's origin plus path, never shown to agents. A loopback or private address is refused unless the operator allows its exact host:port in UPSTREAM_ALLOW_HOSTS.",
     "https://api.seller.example"

@@ -1,5 +1,5 @@
 import { Schema } from "effect"
-import { described, documented, Example } from "./Doc.ts"
+import { described, documented, documentedNumberFromString, Example } from "./Doc.ts"
 import { AssetScope } from "./AssetScope.ts"
 import { Grant, GrantView, OnChainPolicyId, PreparedGrant, PreparedGrantChange } from "./Grant.ts"
 import { DelegatedSignerId, GrantId, PolicyId, ProfileId } from "./Ids.ts"
@@ -94,7 +94,7 @@ export type PreparedChange = typeof PreparedChange.Type
 export const FinalizeRequest = Schema.Struct({
   digest: documented(
     Schema.String.pipe(
-      Schema.check(Schema.isPattern(/^[1-9A-HJ-NP-Za-km-z]{32,44}$/, { expected: "a base58 transaction digest" }))
+      Schema.check(Schema.isPattern(/^[1-9A-HJ-NP-Za-km-z]{32,44}$/u, { expected: "a base58 transaction digest" }))
     ),
     "The digest (base58) of the transaction the owner executed from the prepared txKindBytes; the gateway reads and verifies it on chain.",
     Example.digest
@@ -115,9 +115,13 @@ export type FinalizeResult = typeof FinalizeResult.Type
 
 export const ListQuery = Schema.Struct({
   limit: Schema.optionalKey(
-    Schema.NumberFromString.pipe(Schema.check(Schema.isInt(), Schema.isBetween({ minimum: 1, maximum: 200 })))
+    documentedNumberFromString(
+      Schema.Number.pipe(Schema.check(Schema.isInt(), Schema.isBetween({ minimum: 1, maximum: 200 }))),
+      "At most this many signers (1 to 200); absent: 50.",
+      20
+    )
   ),
-  cursor: Schema.optionalKey(described(Schema.String.pipe(Schema.check(Schema.isMaxLength(200))), "A previous page's nextCursor."))
+  cursor: Schema.optionalKey(documented(Schema.String.pipe(Schema.check(Schema.isMaxLength(200))), "A previous page's nextCursor.", "NDI"))
 })
 
 /**

@@ -1,4 +1,4 @@
-import type { Schema } from "effect"
+import { Schema, SchemaTransformation } from "effect"
 
 /**
  * A field's description as `/openapi.json` shows it, set as the key annotation: a branded or filtered schema's own
@@ -9,6 +9,14 @@ export const described = <S extends Schema.Top>(schema: S, description: string) 
 /** `described` with one example value, on the key for the same reason. */
 export const documented = <S extends Schema.Top>(schema: S, description: string, example: S["Type"]) =>
   schema.annotateKey({ description, examples: [example] })
+
+/**
+ * A number sent as a string (a query parameter), decoded into `to`, with its description and example on the string:
+ * a parameter's JSON Schema is the encoded side's, which neither the decoded side's nor the key's annotations reach.
+ */
+export const documentedNumberFromString = (to: Schema.Codec<number>, description: string, example: number) =>
+  Schema.String.annotate({ expected: "a string that will be decoded as a number", description, examples: [String(example)] })
+    .pipe(Schema.decodeTo(to, SchemaTransformation.numberFromString))
 
 /** Example values many fields share, so the documents show one consistent set. */
 export const Example = {

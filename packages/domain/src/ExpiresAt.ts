@@ -3,7 +3,7 @@ import { Schema } from "effect"
 /** ISO-8601 with a time zone, as a client would send it. */
 const IsoInstant = Schema.String.pipe(
   Schema.check(
-    Schema.isPattern(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/, {
+    Schema.isPattern(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/u, {
       expected: "an ISO-8601 instant with a time zone"
     }),
     Schema.makeFilter((s: string) => !Number.isNaN(Date.parse(s)) || "is not a valid date")

@@ -3,7 +3,7 @@ import { described, documented, Example } from "./Doc.ts"
 import { SuiAddress } from "./SuiAddress.ts"
 
 const Base64 = Schema.String.pipe(
-  Schema.check(Schema.isMaxLength(16_384), Schema.isPattern(/^[A-Za-z0-9+/]+={0,2}$/, { expected: "base64" }))
+  Schema.check(Schema.isMaxLength(16_384), Schema.isPattern(/^[A-Za-z0-9+/]+={0,2}$/u, { expected: "base64" }))
 )
 
 /**

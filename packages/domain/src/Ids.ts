@@ -3,10 +3,11 @@ import { Schema } from "effect"
 /**
  * Ids are a prefix and 26 lowercase base32 characters (128 random bits); the prefix names the resource. The example
  * sits on the string: an annotation on the branded schema would land on the brand check, which the JSON Schema omits.
+ * The `u` flag lets the pattern into the JSON Schema (effect exports only Unicode-mode patterns).
  */
 const prefixed = (prefix: string) =>
   Schema.String.annotate({ examples: [`${prefix}_0123456789abcdefghijklmnop`] }).pipe(
-    Schema.check(Schema.isPattern(new RegExp(`^${prefix}_[0-9a-z]{26}$`), { expected: `an id of the form ${prefix}_<id>` }))
+    Schema.check(Schema.isPattern(new RegExp(`^${prefix}_[0-9a-z]{26}$`, "u"), { expected: `an id of the form ${prefix}_<id>` }))
   )
 
 export const DelegatedSignerId = prefixed("ds").pipe(Schema.brand("DelegatedSignerId"))

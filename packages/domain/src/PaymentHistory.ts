@@ -1,5 +1,5 @@
 import { Schema } from "effect"
-import { described, documented, Example } from "./Doc.ts"
+import { described, documented, documentedNumberFromString, Example } from "./Doc.ts"
 import { AtomicAmount } from "./Amount.ts"
 import { CoinType } from "./CoinType.ts"
 import { GrantId, ServiceId } from "./Ids.ts"
@@ -19,7 +19,7 @@ export const PaymentOutcome = Schema.Struct({
     "forwarded"
   ),
   reason: documented(Schema.NullOr(Schema.String), "Why it was refused or failed to settle, a snake_case reason; null otherwise.", null),
-  upstreamStatus: documented(Schema.NullOr(Schema.Number), "The seller's HTTP status when it answered with a failure; null otherwise.", null)
+  upstreamStatus: documented(Schema.NullOr(Schema.Int), "The seller's HTTP status when it answered with a failure; null otherwise.", null)
 })
 export type PaymentOutcome = typeof PaymentOutcome.Type
 
@@ -50,7 +50,13 @@ export type PaymentList = typeof PaymentList.Type
 
 export const PaymentListQuery = Schema.Struct({
   limit: Schema.optionalKey(
-    Schema.NumberFromString.pipe(Schema.check(Schema.isInt(), Schema.isBetween({ minimum: 1, maximum: 100 })))
+    documentedNumberFromString(
+      Schema.Number.pipe(Schema.check(Schema.isInt(), Schema.isBetween({ minimum: 1, maximum: 100 }))),
+      "At most this many payments (1 to 100); absent: 50.",
+      20
+    )
   ),
-  cursor: Schema.optionalKey(described(Schema.String.pipe(Schema.check(Schema.isMaxLength(200))), "A previous page's nextCursor."))
+  cursor: Schema.optionalKey(
+    documented(Schema.String.pipe(Schema.check(Schema.isMaxLength(200))), "A previous page's nextCursor.", "MTc2ODQ2OTQwMDAwMC44WjRWc1M3SEhUNUp2U1pmMW9OOGtYaFZEZldnZmpHelRqbXdqM0dRdlJ6Qg")
+  )
 })

@@ -72,5 +72,5 @@ export const ClosedSession = Schema.Struct({
 export type ClosedSession = typeof ClosedSession.Type
 
 export const ClaimRequested = Schema.Struct({
-  sessions: Schema.Number.annotateKey({ description: "How many sessions have unclaimed vouchers the next claim round claims", examples: [2] })
+  sessions: Schema.Int.annotateKey({ description: "How many sessions have unclaimed vouchers the next claim round claims", examples: [2] })
 })

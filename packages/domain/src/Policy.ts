@@ -27,7 +27,7 @@ export const CreatePolicy = Schema.Struct({
 export const Policy = Schema.Struct({
   id: described(PolicyId, "The policy's id."),
   name: documented(Schema.String, "Your name for the policy.", "weather only"),
-  onChainPolicyId: documented(Schema.Number, "The number grants carry on chain for this policy.", 1),
+  onChainPolicyId: documented(Schema.Int, "The number grants carry on chain for this policy.", 1),
   rule: described(PolicyRule, "What a payment must match: each list empty for any."),
   createdAt: documented(Schema.String, "When it was created (ISO 8601).", Example.isoTime)
 })

@@ -57,7 +57,7 @@ export const SpendingWindowView = Schema.Struct({
     "The window's name: hour, day, week or calendar_month; null for a fixed length that has no name.",
     "day"
   ),
-  periodMs: documented(Schema.NullOr(Schema.Number), "The window's length in milliseconds (also given for hour, day and week); null for calendar_month.", 86_400_000)
+  periodMs: documented(Schema.NullOr(Schema.Int), "The window's length in milliseconds (also given for hour, day and week); null for calendar_month.", 86_400_000)
 })
 export type SpendingWindowView = typeof SpendingWindowView.Type
 

@@ -3,7 +3,7 @@ import { described, documented, Example } from "./Doc.ts"
 import { SuiAddress } from "./SuiAddress.ts"
 
 const Base64 = Schema.String.pipe(
-  Schema.check(Schema.isMaxLength(16_384), Schema.isPattern(/^[A-Za-z0-9+/]+={0,2}$/, { expected: "base64" }))
+  Schema.check(Schema.isMaxLength(16_384), Schema.isPattern(/^[A-Za-z0-9+/]+={0,2}$/u, { expected: "base64" }))
 )
 
 /** A prepared kind (create grant, revoke, pause, resume, fund or withdraw) the owner asks the platform to pay gas for. */

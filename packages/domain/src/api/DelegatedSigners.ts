@@ -12,6 +12,7 @@ import {
   ListQuery,
   PreparedChange
 } from "../DelegatedSigner.ts"
+import { described, documented } from "../Doc.ts"
 import {
   Conflict,
   ForeignDigest,
@@ -27,8 +28,9 @@ import { PaymentSessionList } from "../PaymentSessionView.ts"
 import { PaymentList, PaymentListQuery } from "../PaymentHistory.ts"
 import { OwnerAuth } from "./OwnerAuth.ts"
 
-const signerParams = { id: DelegatedSignerId }
-const grantParams = { id: DelegatedSignerId, grantId: GrantId }
+const signerId = described(DelegatedSignerId, "The delegated signer's id (ds_…), as create answered.")
+const signerParams = { id: signerId }
+const grantParams = { id: signerId, grantId: described(GrantId, "The id of one of the signer's grants (g_…), as the create and prepare answers list it.") }
 const finalizeErrors = [NotFound, Conflict, NotFinal, TxFailed, ForeignDigest, Unverified] as const
 
 const finalize = <Name extends string>(name: Name, path: `/${string}`, change: string) =>
@@ -46,7 +48,13 @@ const finalize = <Name extends string>(name: Name, path: `/${string}`, change: s
 export class DelegatedSignersApi extends HttpApiGroup.make("delegatedSigners")
   .add(
     HttpApiEndpoint.post("create", "/", {
-      headers: { "idempotency-key": Schema.optionalKey(IdempotencyKey) },
+      headers: {
+        "idempotency-key": Schema.optionalKey(documented(
+          IdempotencyKey,
+          "Repeat a create with the same key to get the same signer back instead of a second one (or send idempotencyKey in the body); 1 to 200 characters.",
+          "create-research-agent-1"
+        ))
+      },
       payload: CreateDelegatedSigner,
       success: CreatedDelegatedSigner,
       error: [Invalid, Conflict, UnsupportedAsset]

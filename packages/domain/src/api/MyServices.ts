@@ -10,8 +10,8 @@ export const MyServiceList = Schema.Struct({
       "Every service the signed-in seller owns, drafts and live ones, newest first, each with its management fields (upstream, whether a credential is set, draft revision). A seller holds at most SELLER_MAX_DRAFTS drafts and SELLER_MAX_LIVE live services, so there is no paging.",
     examples: [[]]
   }),
-  // On the key: a plain Number's own annotations do not reach its JSON encoding (a union with the non-finite strings).
-  count: Schema.Number.annotateKey({
+  // An Int, so the document says integer (a plain Number's JSON encoding is a union with the non-finite strings).
+  count: Schema.Int.annotateKey({
     description: "How many services are listed (the length of services).",
     examples: [2]
   })

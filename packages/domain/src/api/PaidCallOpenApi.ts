@@ -1,3 +1,4 @@
+import { Example } from "../Doc.ts"
 import { PAY_THIS_CALL } from "../payment/RechallengeMessage.ts"
 
 /**
@@ -17,6 +18,40 @@ const PACKAGE_ID = "0x9c3f5a1e7b2d4c6e8f0a1b3c5d7e9f1a2b4c6d8e0f1a3b5c7d9e1f2a4b
 
 const PAYMENT_REQUIRED_REASON = "payment_required"
 const NONCE = `${SERVICE_ID}.1.1768469700000.3f2a9c1e7b4d4e8a9c0b1d2e3f4a5b6c.Zx8kQ2mN9pL4vR7tY1wE3u`
+const EXPIRES_AT = "2026-01-15T09:35:00.000Z"
+const PAY_TO = "0x5f0e3c3b8f1a4b2e9d7c6a5b4c3d2e1f0a9b8c7d6e5f4a3b2c1d0e9f8a7b6c5d"
+
+/** The example challenge's exact offer, as an x402 credential echoes it in `accepted`. */
+const EXACT_OFFER = {
+  scheme: "exact",
+  network: "sui:testnet",
+  amount: "1000",
+  asset: "0x2::sui::SUI",
+  payTo: PAY_TO,
+  maxTimeoutSeconds: 300,
+  extra: {
+    paymentFlow: "authorization",
+    assetTransferMethod: "spend_account::pay",
+    nonce: NONCE,
+    serviceId: SERVICE_ID,
+    method: "GET",
+    path: "/v1/answer",
+    resourceUrl: `https://gateway.example/v1/pay/${SERVICE_ID}`,
+    packageId: PACKAGE_ID,
+    publishedAt: PACKAGE_ID,
+    expiresAt: EXPIRES_AT
+  }
+}
+
+/** A sign-first payload: the transaction bytes are shortened, as in `Example.base64`. */
+const SIGN_FIRST_PAYLOAD = { signature: Example.walletSignature, transaction: Example.base64 }
+
+/** Header examples are the encodings the descriptions name, of the example challenge (its MPP `request` shortened). */
+const PAYMENT_SIGNATURE_EXAMPLE = btoa(JSON.stringify({ x402Version: 2, accepted: EXACT_OFFER, payload: SIGN_FIRST_PAYLOAD }))
+const MPP_CHALLENGE = { id: "q1Xb3kP0sY7nW2eR5tU8vA4cD6fG9hJ1kL3mN5oP7rS", realm: "gateway.example", method: "sui", intent: "charge", request: "eyJhbW91bnQiOiIxMDAwIn0", expires: EXPIRES_AT }
+const AUTHORIZATION_EXAMPLE = `Payment ${
+  btoa(JSON.stringify({ challenge: MPP_CHALLENGE, payload: SIGN_FIRST_PAYLOAD })).replaceAll("+", "-").replaceAll("/", "_").replace(/=+$/u, "")
+}`
 
 const credentialHeaders = [
   {
@@ -25,7 +60,8 @@ const credentialHeaders = [
     required: false,
     description:
       "x402 credential: base64 of JSON { x402Version: 2, accepted: <the offer of the 402 it pays, echoed>, payload }. Sign-first (scheme exact, the default): payload { signature, transaction }, both base64: the payer's signature over a whole BCS TransactionData it did not execute (one spend_account::pay call with memo = the nonce, or a plain transfer of the asset to payTo), expiring with the current epoch, gas paid by the payer or by the gas station (POST /v1/gas-station). Upfront (scheme sui-delegate): payload { digest, proof, binding? }: an executed, checkpointed payment's digest and the paying delegate's personal-message signature (docs/paid-calls.md §4).",
-    schema: { type: "string" }
+    schema: { type: "string" },
+    example: PAYMENT_SIGNATURE_EXAMPLE
   },
   {
     name: "Authorization",
@@ -33,7 +69,8 @@ const credentialHeaders = [
     required: false,
     description:
       "MPP credential for the same challenge: `Payment <base64url of JSON { challenge: <the whole challenge of WWW-Authenticate, request still base64url>, payload }>`, payload { transaction, signature } (sign-first) or { digest, proof, binding? } (upfront).",
-    schema: { type: "string" }
+    schema: { type: "string" },
+    example: AUTHORIZATION_EXAMPLE
   }
 ]
 
@@ -71,7 +108,14 @@ const operation = (method: string) => ({
   description:
     "Calls the service with its declared method (and HEAD beside GET). Without a credential the answer is 402 with the challenge. Sign-first (x402 exact, the default): the signed, unexecuted payment is verified (signature, terms, expiry, simulation), the call forwarded once, and the payment executed only after the seller answered; a seller that fails costs nothing, and the same signed payment is presented again. Upfront (sui-delegate): a payment final on chain with a proof of possession by the paying delegate; the call is forwarded once. A kept answer is returned again for the same credential within PAID_ANSWER_RETENTION_MS. Never pay one challenge twice. See /SKILL.md and docs/paid-calls.md.",
   parameters: [
-    { name: "serviceId", in: "path", required: true, schema: { type: "string", pattern: "^svc_" }, description: "The service id (see /v1/services)." },
+    {
+      name: "serviceId",
+      in: "path",
+      required: true,
+      schema: { type: "string", pattern: "^svc_[0-9a-z]{26}$" },
+      description: "The service id (see /v1/services).",
+      example: SERVICE_ID
+    },
     ...credentialHeaders
   ],
   ...(method === "get" || method === "delete" ? {} : { requestBody: { required: false, content: { "*/*": { schema: {} } } } }),
@@ -122,7 +166,7 @@ const termsProperties = {
   payTo: {
     type: "string",
     description: "The seller's Sui address the payment goes to.",
-    examples: ["0x5f0e3c3b8f1a4b2e9d7c6a5b4c3d2e1f0a9b8c7d6e5f4a3b2c1d0e9f8a7b6c5d"]
+    examples: [PAY_TO]
   },
   maxTimeoutSeconds: { type: "number", description: "How long the offer stands: pay and present within this many seconds.", examples: [300] }
 }
@@ -153,7 +197,7 @@ const extraProperties = {
     type: "string",
     format: "date-time",
     description: "When the challenge expires: a payment made on chain after it is refused (and recorded).",
-    examples: ["2026-01-15T09:35:00.000Z"]
+    examples: [EXPIRES_AT]
   }
 }
 

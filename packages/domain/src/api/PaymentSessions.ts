@@ -1,4 +1,5 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
+import { described } from "../Doc.ts"
 import { Conflict, Invalid, NotFound, Unavailable } from "../Errors.ts"
 import { ClosedSession, CloseSessionRequest } from "../PaymentSessionView.ts"
 import { ObjectId } from "../SuiAddress.ts"
@@ -10,7 +11,7 @@ import { ObjectId } from "../SuiAddress.ts"
 export class PaymentSessionsApi extends HttpApiGroup.make("paymentSessions")
   .add(
     HttpApiEndpoint.post("close", "/:id/close", {
-      params: { id: ObjectId },
+      params: { id: described(ObjectId, "The payment session's object id on chain (0x…): the session the final voucher is for.") },
       payload: CloseSessionRequest,
       success: ClosedSession,
       error: [Invalid, Conflict, NotFound, Unavailable]

@@ -55,7 +55,7 @@ export const MppSuiCredential = Schema.Struct({
 export type MppSuiCredential = typeof MppSuiCredential.Type
 
 const Base64Text = (maxLength: number) =>
-  Schema.String.pipe(Schema.check(Schema.isMaxLength(maxLength), Schema.isPattern(/^[A-Za-z0-9+/]+={0,2}$/, { expected: "base64" })))
+  Schema.String.pipe(Schema.check(Schema.isMaxLength(maxLength), Schema.isPattern(/^[A-Za-z0-9+/]+={0,2}$/u, { expected: "base64" })))
 
 /**
  * A sign-first payment (x402 `exact` on Sui): the payer's signature over a whole transaction it did not execute,

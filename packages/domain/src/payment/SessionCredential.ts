@@ -6,7 +6,7 @@ import { SESSION_SCHEME } from "./SessionOffer.ts"
 
 /** An Ed25519 signature: 64 bytes, base64 (88 characters with padding). */
 const Ed25519SignatureBase64 = Schema.String.pipe(
-  Schema.check(Schema.isPattern(/^[A-Za-z0-9+/]{86}==$/, { expected: "a base64 Ed25519 signature (64 bytes)" }))
+  Schema.check(Schema.isPattern(/^[A-Za-z0-9+/]{86}==$/u, { expected: "a base64 Ed25519 signature (64 bytes)" }))
 )
 
 /** A voucher as presented: the session, the cumulative amount it lets the payee claim, and the session key's signature. */

@@ -18,17 +18,17 @@ export const ASSET_TRANSFER_METHOD = "spend_account::pay"
 
 /** A challenge nonce: sealed by the gateway, carried unescaped in a memo, a header and a URL. */
 export const ChallengeNonce = Schema.String.pipe(
-  Schema.check(Schema.isMinLength(1), Schema.isMaxLength(300), Schema.isPattern(/^[A-Za-z0-9._~-]+$/, { expected: "a challenge nonce" }))
+  Schema.check(Schema.isMinLength(1), Schema.isMaxLength(300), Schema.isPattern(/^[A-Za-z0-9._~-]+$/u, { expected: "a challenge nonce" }))
 )
 
 /** A Sui transaction digest: base58 of 32 bytes. */
 export const TransactionDigest = Schema.String.pipe(
-  Schema.check(Schema.isPattern(/^[1-9A-HJ-NP-Za-km-z]{32,44}$/, { expected: "a base58 transaction digest" }))
+  Schema.check(Schema.isPattern(/^[1-9A-HJ-NP-Za-km-z]{32,44}$/u, { expected: "a base58 transaction digest" }))
 )
 
 /** A package id as a `SpendAccountPackage` holds it (unbranded: the chain configuration names it). */
 export const PackageId = Schema.String.pipe(
-  Schema.check(Schema.isPattern(/^0x[0-9a-f]{64}$/, { expected: "a package id: 0x and 64 lowercase hex digits" }))
+  Schema.check(Schema.isPattern(/^0x[0-9a-f]{64}$/u, { expected: "a package id: 0x and 64 lowercase hex digits" }))
 )
 
 /** x402 names networks `<chain>:<network>`; ours are always on Sui. */

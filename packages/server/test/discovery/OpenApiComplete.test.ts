@@ -36,6 +36,9 @@ const has = (document: JsonObject, schema: JsonObject, own: (schema: JsonObject)
 
 const ownDescription = (schema: JsonObject) => typeof schema["description"] === "string" && schema["description"] !== ""
 const ownExamples = (schema: JsonObject) => Array.isArray(schema["examples"]) && schema["examples"].length > 0
+/** A parameter object may also show one `example`, or OpenAPI's named `examples` map. */
+const ownExample = (node: JsonObject) =>
+  ownExamples(node) || node["example"] !== undefined || (isObject(node["examples"]) && Object.keys(node["examples"]).length > 0)
 
 const SCALARS: ReadonlyArray<Json> = ["string", "number", "integer", "boolean"]
 
@@ -69,6 +72,53 @@ const fieldsFailing = (document: JsonObject, ok: (schema: JsonObject) => boolean
   return [...new Set(failing)].sort()
 }
 
+/**
+ * Every parameter (path, query, header) of every operation that fails `ok`, named by method, path and place. `ok` gets
+ * the parameter object and its schema: a description or example may sit on either.
+ */
+const parametersFailing = (document: JsonObject, ok: (parameter: JsonObject, schema: JsonObject) => boolean): ReadonlyArray<string> => {
+  const failing: Array<string> = []
+  const paths = document["paths"]
+  for (const [path, item] of Object.entries(isObject(paths) ? paths : {})) {
+    if (!isObject(item)) continue
+    for (const [method, operation] of Object.entries(item)) {
+      const parameters = isObject(operation) ? operation["parameters"] : undefined
+      if (!Array.isArray(parameters)) continue
+      for (const parameter of parameters) {
+        if (!isObject(parameter)) continue
+        const schema = parameter["schema"]
+        if (!ok(parameter, isObject(schema) ? schema : {})) failing.push(`${method.toUpperCase()} ${path} ${String(parameter["in"])}:${String(parameter["name"])}`)
+      }
+    }
+  }
+  return failing.sort()
+}
+
+/** Where anywhere in the document a schema offers the non-finite number strings a plain `Schema.Number` encodes to. */
+const nonFiniteOffers = (document: JsonObject): ReadonlyArray<string> => {
+  const found: Array<string> = []
+  const walk = (node: Json, where: string): void => {
+    if (Array.isArray(node)) return node.forEach((item: Json, i: number) => walk(item, `${where}[${i}]`))
+    if (!isObject(node)) return
+    const values = node["enum"]
+    if (Array.isArray(values) && values.some((value: Json) => value === "NaN" || value === "Infinity")) found.push(where)
+    for (const [key, value] of Object.entries(node)) walk(value, `${where}/${key}`)
+  }
+  walk(document, "")
+  return found
+}
+
+/** A property of a request or response body's schema (resolving a `$ref`), or an empty schema when there is none. */
+const bodyProperty = (document: JsonObject, body: Json | undefined, name: string): JsonObject => {
+  const content = isObject(body) ? body["content"] : undefined
+  const media = isObject(content) ? content["application/json"] : undefined
+  const schema = isObject(media) ? media["schema"] : undefined
+  const target = isObject(schema) ? resolve(document, schema) : {}
+  const properties = target["properties"]
+  const property = isObject(properties) ? properties[name] : undefined
+  return isObject(property) ? property : {}
+}
+
 const served = Effect.gen(function*() {
   const baseUrl = yield* BaseUrl
   const document = yield* Effect.promise(() => fetch(`${baseUrl}/openapi.json`).then((r) => r.json() as Promise<Json>))
@@ -91,6 +141,37 @@ describe("the served OpenAPI document", () => {
         const document = yield* served
         const missing = fieldsFailing(document, (schema) => !isLeaf(document, schema) || has(document, schema, ownExamples))
         assert.deepStrictEqual(missing, [], `${missing.length} leaf fields without an example:\n${missing.join("\n")}`)
+      }))
+
+    it.effect("every parameter has a description and an example", () =>
+      Effect.gen(function*() {
+        const document = yield* served
+        const undescribed = parametersFailing(document, (parameter, schema) => ownDescription(parameter) || has(document, schema, ownDescription))
+        const unexemplified = parametersFailing(document, (parameter, schema) => ownExample(parameter) || has(document, schema, ownExample))
+        assert.deepStrictEqual(undescribed, [], `${undescribed.length} parameters without a description:\n${undescribed.join("\n")}`)
+        assert.deepStrictEqual(unexemplified, [], `${unexemplified.length} parameters without an example:\n${unexemplified.join("\n")}`)
+        // The walk saw the parameters: every id path, the paging queries and the idempotency header.
+        assert.isAbove(parametersFailing(document, () => false).length, 40)
+      }))
+
+    it.effect("offers no NaN or Infinity strings for a number", () =>
+      Effect.gen(function*() {
+        const found = nonFiniteOffers(yield* served)
+        assert.deepStrictEqual(found, [], `${found.length} numbers that admit non-finite strings:\n${found.join("\n")}`)
+      }))
+
+    it.effect("states the pattern of addresses, coin types and atomic amounts", () =>
+      Effect.gen(function*() {
+        const document = yield* served
+        const paths = document["paths"]
+        const register = isObject(paths) ? paths["/v1/register"] : undefined
+        const operation = isObject(register) ? register["post"] : undefined
+        const body = isObject(operation) ? operation["requestBody"] : undefined
+        const states = (name: string, pattern: string) =>
+          assert.isTrue(has(document, bodyProperty(document, body, name), (schema) => schema["pattern"] === pattern), `${name}: ${pattern}`)
+        states("payTo", "^0x[0-9a-f]{64}$")
+        states("asset", "^0x[0-9a-fA-F]{1,64}::[A-Za-z_][A-Za-z0-9_]*::[A-Za-z_][A-Za-z0-9_]*$")
+        states("price", "^(0|[1-9][0-9]{0,19})$")
       }))
   })
 })
