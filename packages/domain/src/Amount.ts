@@ -8,7 +8,11 @@ export const U64_MAX = 18446744073709551615n
  * schema would land on its last check, which the JSON Schema omits. The `u` flag lets the pattern into the JSON
  * Schema (effect exports only Unicode-mode patterns).
  */
-export const AtomicAmount = Schema.String.annotate({ examples: ["1000"] }).pipe(
+export const AtomicAmount = Schema.String.annotate({
+  examples: ["1000"],
+  // A JSON number here (`25000`) would otherwise get a bare "Expected string".
+  message: "Expected a whole number of atomic units as a decimal string in quotes, e.g. \"1000\", not the number 1000 (JSON numbers lose precision above 2^53)"
+}).pipe(
   Schema.check(
     // Sellers and agents often write whole coins ("0.001"): the example says what the unit is.
     Schema.isPattern(/^(0|[1-9][0-9]{0,19})$/u, {

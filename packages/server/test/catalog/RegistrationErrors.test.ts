@@ -41,6 +41,15 @@ describe("registration errors say what to do", () => {
         assert.include(reason, `"1000" = 0.000001 SUI at 9 decimals`)
       }))
 
+    it.effect("a price written as a JSON number is told to quote it, with an example", () =>
+      Effect.gen(function*() {
+        const upstream = yield* Upstream
+        const answer = yield* (yield* seller).register(termsJson("Numeric", upstream.url, { price: 25000 }))
+        assert.strictEqual(answer.status, 400)
+        assert.strictEqual(answer.body["code"], "INVALID")
+        assert.include(String(answer.body["reason"]), `body.price: Expected a whole number of atomic units as a decimal string in quotes, e.g. "1000", not the number 1000`)
+      }))
+
     it.effect("decimals that differ from the coin's metadata on chain are refused naming the expected value", () =>
       Effect.gen(function*() {
         const upstream = yield* Upstream

@@ -129,10 +129,13 @@ describe("the quickstarts run as written against a fresh local gateway", () => {
     const packages = join(dir, "gateway-packages")
     mkdirSync(packages)
     await packSdk(packages)
-    const [found, offers, signFirst, upfront, install, typed] = await runQuickstart("quickstart-agent.md", dir, gatewayHost(), upstreamHost, { GATEWAY_PACKAGES: packages })
+    const [folder, found, offers, signFirst, upfront, install, typed] = await runQuickstart("quickstart-agent.md", dir, gatewayHost(), upstreamHost, {
+      GATEWAY_PACKAGES: packages
+    })
+    assert.strictEqual(folder, "agent.key\nmanifest.json\nservice.id\n")
     const serviceId = readFileSync(join(dir, "service.id"), "utf8").trim()
     assert.strictEqual(found, `${serviceId} Weather Forecast 25000 0x2::sui::SUI\n`)
-    assert.match(offers ?? "", /^exact 25000 \S+ 0x[0-9a-f]{64}\nsui-delegate 25000 /)
+    assert.match(offers ?? "", /^exact 25000 \S+ 0x[0-9a-f]{64}\nsui-delegate 25000 \S+ 0x[0-9a-f]{64}\nsui-session 25000 /)
     for (const paid of [signFirst, upfront, typed]) assert.match(paid ?? "", /^200 \{"forecast":"sunny"\} paid in \w{32,}\n$/)
     assert.strictEqual(install, "")
     assert.deepStrictEqual(calls, ["/forecast", "/forecast", "/forecast"])
