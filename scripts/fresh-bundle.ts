@@ -35,13 +35,14 @@ export const staleReason = (bundle: string = BUNDLE, sources: ReadonlyArray<stri
   return newer === undefined ? undefined : `${newer} changed since the last build`
 }
 
-// `npm start`'s prestart: building takes about 2 s, so an up-to-date bundle is started as it is.
-if (import.meta.main) {
+/** `npm start`'s prestart: building takes about 2 s, so an up-to-date bundle is started as it is. */
+export const ensureFreshBundle = async () => {
   const reason = staleReason()
-  if (reason !== undefined) {
-    const started = performance.now()
-    const { buildServer } = await import("../packages/server/build.ts")
-    await buildServer()
-    process.stderr.write(`gateway built in ${Math.round(performance.now() - started)} ms (${reason})\n`)
-  }
+  if (reason === undefined) return
+  const started = performance.now()
+  const { buildServer } = await import("../packages/server/build.ts")
+  await buildServer()
+  process.stderr.write(`gateway built in ${Math.round(performance.now() - started)} ms (${reason})\n`)
 }
+
+if (import.meta.main) await ensureFreshBundle()

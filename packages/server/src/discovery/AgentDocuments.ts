@@ -34,9 +34,11 @@ export class AgentDocuments extends Context.Service<AgentDocuments, {
       const { network } = yield* Chain
       const { origin } = yield* PublicUrl
       const link = (path: string) => `${origin}${path}`
+      // Rendered on first request: it lists the API's routes, which takes building the OpenAPI document.
+      let skill: string | undefined
       return AgentDocuments.of({
         llms: Effect.provideContext(llmsDocument(), services),
-        skill: Effect.succeed(skillMd(origin, network)),
+        skill: Effect.sync(() => (skill ??= skillMd(origin, network))),
         serverCard: Effect.succeed(serverCard({
           origin,
           title: TITLE,

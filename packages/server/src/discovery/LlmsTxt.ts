@@ -41,7 +41,7 @@ export const llmsTxt = (origin: string, { count, services, nextCursor }: Catalog
     "",
     "## API",
     "",
-    ...publicRoutes.map((r) => `- \`${r.method} ${r.path}\`${r.authenticated ? " (owner session)" : ""}`),
+    ...publicRoutes().map((r) => `- \`${r.method} ${r.path}\`${r.authenticated ? " (owner session)" : ""}`),
     ""
   ].join("\n")
 }

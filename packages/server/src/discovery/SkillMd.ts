@@ -32,6 +32,6 @@ export const skillMd = (origin: string, network: string) =>
     "",
     "## Routes",
     "",
-    ...publicRoutes.filter((r) => !r.authenticated).map((r) => `- \`${r.method} ${origin}${r.path}\``),
+    ...publicRoutes().filter((r) => !r.authenticated).map((r) => `- \`${r.method} ${origin}${r.path}\``),
     ""
   ].join("\n")
