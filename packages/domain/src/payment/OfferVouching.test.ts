@@ -114,7 +114,7 @@ describe("vouchedOffer: an exact (sign-first) offer, by the same rules", () => {
   it("refuses an exact offer over the per-payment cap, in another asset, or about to expire", () => {
     expect(vouchedOffer(gateway, exact(direct, { amount: "101" }), NOW)).toMatchObject({
       _tag: "Refused",
-      reason: "amount: 101 exceeds the per-payment cap 100"
+      reason: "amount: 101 exceeds the per-payment cap 100: the service asks 101 atomic units of 0x2::sui::SUI, above your grant's maxPerPayment 100; ask the owner to raise it"
     })
     expect(vouchedOffer(gateway, exact(direct, { asset: "0x2::coin::OTHER" }), NOW)).toMatchObject({
       _tag: "Refused",

@@ -65,7 +65,12 @@ export const vouchedOffer = (
   const expiry = BigInt(grant.expiry)
   if (expiry !== 0n && expiry <= BigInt(nowMs)) return refused(`expiry: the grant for ${offer.asset} has expired`)
   const amount = BigInt(offer.amount)
-  if (amount > BigInt(grant.maxPerPayment)) return refused(`amount: ${amount} exceeds the per-payment cap ${grant.maxPerPayment}`)
+  // Named as the owner set it (the grant's maxPerPayment, in atomic units), with the fix: only the owner can raise it.
+  if (amount > BigInt(grant.maxPerPayment)) {
+    return refused(
+      `amount: ${amount} exceeds the per-payment cap ${grant.maxPerPayment}: the service asks ${amount} atomic units of ${offer.asset}, above your grant's maxPerPayment ${grant.maxPerPayment}; ask the owner to raise it`
+    )
+  }
   const call = { serviceId: extra.serviceId, method: extra.method, path: extra.path, recipient: offer.payTo, asset: offer.asset }
   if (!policyAllows(manifest.policy, call, normalizeCoinType)) {
     return refused(`policy: ${extra.serviceId} ${extra.method} ${extra.path} paying ${offer.payTo} in ${offer.asset} is not allowed`)
