@@ -67,9 +67,13 @@ const Gateway = Layer.unwrap(
  * Start-up leaves garbage V8 keeps until the heap is under pressure, which an
  * idle gateway never is: PGlite's cluster template and WebAssembly bytes, the
  * module's evaluation. `npm start` passes --expose-gc, so one full collection
- * once the server listens hands ~50–100 MiB back (docs/performance.md, "Memory").
+ * a second after the server listens hands ~50–100 MiB back (docs/performance.md,
+ * "Memory"). Not at once: the collection stops the process for ~75 ms, which the
+ * first requests (a readiness probe, a waiting client) would wait out.
  */
-const collectStartupGarbage = Effect.sync(() => globalThis.gc?.())
+const collectStartupGarbage = Effect.sync(() => {
+  setTimeout(() => globalThis.gc?.(), 1000).unref()
+})
 
 /**
  * One Info line once the gateway has stopped (SIGTERM, SIGINT: the program's
