@@ -1,5 +1,5 @@
 import { describe, expect, it } from "@effect/vitest"
-import { FINAL_VOUCHER_DOMAIN, VOUCHER_DOMAIN, voucherMessage } from "./SessionVoucher.ts"
+import { claimDeadlineMs, FINAL_VOUCHER_DOMAIN, SESSION_GRACE_MS, VOUCHER_DOMAIN, voucherMessage } from "./SessionVoucher.ts"
 
 const SESSION = `0x${"0102030405060708".repeat(4)}`
 
@@ -16,5 +16,13 @@ describe("voucherMessage", () => {
     const final = voucherMessage(SESSION, 7n, true)
     expect(new TextDecoder().decode(final.slice(0, FINAL_VOUCHER_DOMAIN.length))).toBe(FINAL_VOUCHER_DOMAIN)
     expect(Buffer.from(final).equals(Buffer.from(voucherMessage(SESSION, 7n)))).toBe(false)
+  })
+})
+
+describe("claimDeadlineMs", () => {
+  it("is a grace after the expiry, or the owner's close request when that is earlier, as the module's claim_deadline_ms", () => {
+    expect(claimDeadlineMs({ expiryMs: 1_000n, closeAtMs: 0n })).toBe(1_000n + SESSION_GRACE_MS)
+    expect(claimDeadlineMs({ expiryMs: 1_000n, closeAtMs: 500n })).toBe(500n)
+    expect(claimDeadlineMs({ expiryMs: 1_000n, closeAtMs: 1_000n + SESSION_GRACE_MS + 1n })).toBe(1_000n + SESSION_GRACE_MS)
   })
 })

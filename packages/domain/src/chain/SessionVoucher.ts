@@ -14,6 +14,16 @@ export const SESSION_MAX_LIFETIME_MS = 604_800_000n
 /** Claims stay valid this long after the session's expiry; then anyone may close it. */
 export const SESSION_GRACE_MS = 3_600_000n
 
+/**
+ * The last instant a claim or a final voucher is taken (spend_account.move, `claim_deadline_ms`): a grace after
+ * the expiry, or the owner's close request when it falls earlier. After it, `claim_and_close` aborts and only
+ * `close_session` ends the session.
+ */
+export const claimDeadlineMs = (session: { readonly expiryMs: bigint; readonly closeAtMs: bigint }): bigint => {
+  const deadline = session.expiryMs + SESSION_GRACE_MS
+  return session.closeAtMs !== 0n && session.closeAtMs < deadline ? session.closeAtMs : deadline
+}
+
 const encoder = new TextEncoder()
 const domainBytes = encoder.encode(VOUCHER_DOMAIN)
 const finalDomainBytes = encoder.encode(FINAL_VOUCHER_DOMAIN)

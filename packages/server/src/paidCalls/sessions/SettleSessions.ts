@@ -2,6 +2,7 @@ import { Clock, Effect, Option } from "effect"
 import { fromBase64 } from "@mysten/sui/utils"
 import { claimAndClose, claimSessions, closeSession } from "@gateway/chain/transactions/SessionKinds"
 import { Chain } from "@gateway/chain/Chain"
+import { claimDeadlineMs } from "@gateway/domain/chain/SessionVoucher"
 import { Unavailable } from "@gateway/domain/Errors"
 import { Sponsorship } from "../../sponsorship/Sponsorship.ts"
 import { PaymentSessionRepo, type SessionRecord } from "./PaymentSessionRepo.ts"
@@ -77,7 +78,11 @@ export const closeOne = Effect.fn("Sessions.closeOne")(function*(r: SessionRecor
     pool: { objectId: onChain.value.poolId, initialSharedVersion: yield* chain.sharedVersion(onChain.value.poolId) },
     coinType: r.session.coinType
   }
-  const final = r.final
+  // A final voucher pays only until the claims end; a close that did not go through by then (the chain or the
+  // sponsor down for that long) ends the session with `close_session`, or `claim_and_close` would abort every round
+  // and the deposit would stay locked.
+  const claimsOver = BigInt(yield* Clock.currentTimeMillis) > claimDeadlineMs(onChain.value)
+  const final = claimsOver ? null : r.final
   const kind = yield* Effect.promise(() =>
     final === null ? closeSession(chain.pkg, common) : claimAndClose(chain.pkg, { ...common, cumulative: final.cumulative, signature: final.signature })
   )
