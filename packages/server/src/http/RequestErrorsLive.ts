@@ -3,6 +3,7 @@ import { HttpMethod, HttpServerRequest } from "effect/http"
 import { HttpApiError, type HttpApiEndpoint } from "effect/http-api"
 import { Invalid } from "@gateway/domain/Errors"
 import { RequestErrors } from "@gateway/domain/api/RequestErrors"
+import { exceedsJsonArrayLength, MAX_JSON_ARRAY_ITEMS } from "./JsonArrayLength.ts"
 import { exceedsJsonDepth, MAX_JSON_DEPTH } from "./JsonDepth.ts"
 import { jsonHoldsNul, nulInvalid } from "./NulText.ts"
 import { privateKeyPath } from "../secrets/PrivateKeys.ts"
@@ -18,6 +19,9 @@ const describe = (kind: keyof typeof location, issue: SchemaIssue.Issue): Readon
     return `${[location[kind], ...path].join(".")}: ${one.message}`
   })
 
+/** The most decoding issues one answer lists. */
+const MAX_ISSUES_LISTED = 20
+
 /**
  * A request that fails to decode is INVALID, with where it failed in `reason`
  * (e.g. `body.assetScopes.0.asset: Expected ...`), instead of effect's empty 400.
@@ -26,12 +30,15 @@ const describe = (kind: keyof typeof location, issue: SchemaIssue.Issue): Readon
  * names the fields.
  */
 const toInvalid = (error: HttpApiError.HttpApiSchemaError) => {
-  const issues = describe(error.kind, error.cause.issue)
+  const all = describe(error.kind, error.cause.issue)
+  // A body can hold hundreds of wrong fields (unknown keys, say): the answer lists the first ones and counts the rest.
+  const issues = all.slice(0, MAX_ISSUES_LISTED)
+  const more = all.length > issues.length ? `; and ${all.length - issues.length} more` : ""
   const fields = [...new Set(issues.map((line) => line.slice(0, line.indexOf(":"))))]
   return Effect.fail(
     new Invalid({
-      message: issues.length === 0 ? "The request is invalid" : `The request is invalid: fix ${fields.join(", ")} (see reason)`,
-      reason: issues.length === 0 ? `${location[error.kind]}: invalid value` : issues.join("; ")
+      message: issues.length === 0 ? "The request is invalid" : `The request is invalid: fix ${fields.join(", ")}${more} (see reason)`,
+      reason: issues.length === 0 ? `${location[error.kind]}: invalid value` : `${issues.join("; ")}${more}`
     })
   )
 }
@@ -39,6 +46,8 @@ const toInvalid = (error: HttpApiError.HttpApiSchemaError) => {
 const invalid = (reason: string) => new Invalid({ message: "The request is invalid", reason })
 
 const tooDeep = invalid(`body: nested deeper than ${MAX_JSON_DEPTH} levels`)
+
+const tooLong = invalid(`body: an array holds more than ${MAX_JSON_ARRAY_ITEMS} items; no field takes that many`)
 
 const mediaTypeOf = (request: HttpServerRequest.HttpServerRequest) =>
   (request.headers["content-type"] ?? "application/json").split(";")[0]?.trim().toLowerCase() ?? ""
@@ -70,7 +79,8 @@ const checkJson = (text: string) =>
 
 /**
  * Every JSON body, before effect parses it or any schema decodes it: nested
- * deeper than MAX_JSON_DEPTH (both recurse once per level), holding NUL,
+ * deeper than MAX_JSON_DEPTH (both recurse once per level), an array longer than
+ * MAX_JSON_ARRAY_ITEMS (decoded with every issue reported, each item costs), holding NUL,
  * holding something shaped like a private key (refused by path, never
  * echoed, before anything can store or log it) is INVALID; a field the
  * endpoint does not declare is refused by the decoder (`Api`'s parse options). The body is read once and cached,
@@ -88,6 +98,8 @@ const bodyChecks = (endpoint: HttpApiEndpoint.Top) =>
           ? Effect.void
           : exceedsJsonDepth(text.value, MAX_JSON_DEPTH)
           ? Effect.fail(tooDeep)
+          : exceedsJsonArrayLength(text.value, MAX_JSON_ARRAY_ITEMS)
+          ? Effect.fail(tooLong)
           : jsonHoldsNul(text.value)
           ? Effect.fail(nulInvalid("body"))
           : checkJson(text.value)

@@ -59,6 +59,30 @@ describe("request bodies are strict", () => {
         assert.include(String(body.message), "body.agentAddress, body.assetScopes.0.asset")
       }))
 
+    it.effect("a body of many wrong items costs a bounded answer: a long array is refused by its length, and at most 20 issues are listed", () =>
+      Effect.gen(function*() {
+        const baseUrl = yield* BaseUrl
+        const client = yield* makeApiClient(baseUrl)
+        const { session } = yield* fundedOwner(client)
+        // 32,000 one-byte wrong items: decoded one by one, each would be an issue in the answer.
+        const rule = { serviceIds: Array.from({ length: 32_000 }, () => 1), methods: [], paths: [], recipients: [], assets: [] }
+        const long = yield* post(`${baseUrl}/v1/policies`, { name: "many", rule }, session.authorization)
+        assert.strictEqual(long.status, 400)
+        assert.deepStrictEqual(JSON.parse(long.text), {
+          ok: false,
+          code: "INVALID",
+          message: "The request is invalid",
+          reason: "body: an array holds more than 256 items; no field takes that many"
+        })
+        // 256 items pass the length check and are decoded: the answer lists 20 issues and counts the rest.
+        const wide = yield* post(`${baseUrl}/v1/policies`, { name: "many", rule: { ...rule, serviceIds: rule.serviceIds.slice(0, 256) } }, session.authorization)
+        assert.strictEqual(wide.status, 400)
+        const body = JSON.parse(wide.text) as Record<string, unknown>
+        assert.strictEqual(String(body.reason).split("; ").length, 21)
+        assert.match(String(body.reason), /; and 236 more$/, "256 wrong items, 20 listed")
+        assert.isBelow(wide.text.length, 4_000)
+      }))
+
     it.effect("a private key anywhere in a body is refused before anything is stored or logged, and the refusal never repeats it", () =>
       Effect.gen(function*() {
         const baseUrl = yield* BaseUrl
