@@ -34,7 +34,9 @@ if (require.main === module) {
   // `npm start` asks for the bundle check too, in this same process: a second Node start would cost ~40 ms of
   // every start. Only now, on Node 22, is the TypeScript module loaded.
   if (process.argv.indexOf("--fresh-bundle") !== -1) {
-    import("./fresh-bundle.ts").then(function (m) { return m.ensureFreshBundle() }).catch(function (error) {
+    // Failed until the check settles: a build that never finished must not let the old bundle start.
+    process.exitCode = 1
+    import("./fresh-bundle.ts").then(function (m) { return m.ensureFreshBundle() }).then(function () { process.exitCode = 0 }).catch(function (error) {
       process.stderr.write(String(error && error.stack || error) + "\n")
       process.exit(1)
     })

@@ -128,6 +128,10 @@ type PaidCallError = Conflict | Unavailable | Unverified
 const MOVED_FOR_NOTHING =
   "Its money has moved to the recipient and is recorded as refused in the owner's payments; it does not pay this call, and only the recipient can return it."
 
+/** The same for a grant this gateway did not provision: there is no owner here whose payments list it. */
+const MOVED_FROM_A_FOREIGN_GRANT =
+  "Its money has moved to the recipient and is recorded as refused by this gateway; it does not pay this call, and only the recipient can return it."
+
 const FAILURES: { readonly [R in FailRefusal]: (askedAsset: string) => PaidCallError } = {
   paid_answer_expired: () => new Conflict({ message: "This payment was answered, and its answer is no longer kept", reason: "paid_answer_expired" }),
   payment_in_flight: () => new Conflict({ message: "This payment is being used by another request", reason: "payment_in_flight" }),
@@ -139,7 +143,7 @@ const FAILURES: { readonly [R in FailRefusal]: (askedAsset: string) => PaidCallE
   chain_gave_no_timestamp: () => new Unavailable({ message: "The chain did not say when the payment was made", reason: "chain_gave_no_timestamp" }),
   unknown_grant: () =>
     new Unverified({
-      message: `The payment came from a grant this gateway did not provision. ${MOVED_FOR_NOTHING} Pay from a grant created through this gateway`,
+      message: `The payment came from a grant this gateway did not provision. ${MOVED_FROM_A_FOREIGN_GRANT} Pay from a grant created through this gateway`,
       reason: "grant: unknown to this gateway"
     }),
   wrong_asset: (asset) =>

@@ -25,6 +25,14 @@ describe("the message of a 402 refusing a payment", () => {
     )
   })
 
+  it("from a grant this gateway did not provision, it names no coin (the chain's event names none) and no owner's list", () => {
+    const message = rechallengeMessage("challenge_expired", { ...claim, grantId: null })
+    expect(message).toContain("40 atomic units of the grant's coin moved from grant 0xgrant to 0xseller")
+    expect(message).toContain("recorded as refused by this gateway")
+    expect(message).not.toContain("0x2::sui::SUI")
+    expect(message).not.toContain("owner's payments")
+  })
+
   it("a signed payment presented late says nothing moved", () => {
     expect(SIGNED_PAYMENT_LATE).toContain("no money moved")
   })

@@ -6,9 +6,17 @@ export const PAY_THIS_CALL = "This call must be paid"
 
 const WHAT_NEXT = "Pay the fresh challenge in this response"
 
-/** What a refusal whose money moved tells the payer: how much went where, that it is recorded, and that it pays nothing. */
-const moved = (why: string, record: PaymentClaim) =>
-  `Payment ${record.digest} ${why}: ${record.amount} atomic units of ${record.asset} moved from grant ${record.grantObjectId} to ${record.recipient}, and they are recorded as refused in the owner's payments (reason ${record.refusal ?? "refused"}). They do not pay this call and this gateway cannot return them; only the recipient can. ${WHAT_NEXT}`
+/**
+ * What a refusal whose money moved tells the payer: how much went where, that it is recorded, and that it pays
+ * nothing. The chain's payment event names no coin: the asset is said only when the grant is one this gateway
+ * provisioned (its coin type is known), and only then is there an owner whose payments list it.
+ */
+const moved = (why: string, record: PaymentClaim) => {
+  const known = record.grantId !== null
+  const units = known ? `atomic units of ${record.asset}` : "atomic units of the grant's coin"
+  const where = known ? "in the owner's payments" : "by this gateway"
+  return `Payment ${record.digest} ${why}: ${record.amount} ${units} moved from grant ${record.grantObjectId} to ${record.recipient}, and they are recorded as refused ${where} (reason ${record.refusal ?? "refused"}). They do not pay this call and this gateway cannot return them; only the recipient can. ${WHAT_NEXT}`
+}
 
 /** A sign-first payment presented late: the gateway never submitted it. */
 export const SIGNED_PAYMENT_LATE = `This signed payment was presented after its challenge expired: it was not submitted and no money moved. ${WHAT_NEXT}`

@@ -1,10 +1,10 @@
-import { cpSync, existsSync, mkdirSync, openAsBlob, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs"
+import { copyFileSync, cpSync, existsSync, mkdirSync, openAsBlob, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { PGlite, type PGliteOptions } from "@electric-sql/pglite"
 import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm"
 import { Option, Schema } from "effect"
-import { diskFolder } from "./DataDirLock.ts"
+import { diskFolder, LOCK_FILE } from "./DataDirLock.ts"
 
 /**
  * A fresh PGlite cluster is the same every time, and creating one runs initdb:
@@ -43,8 +43,23 @@ const startParams = [...PGlite.defaultStartParams, "-c", "shared_buffers=16MB"]
 /** The extensions the migrations create (pg_trgm for catalog search): PGlite loads them at start. */
 const options: PGliteOptions = { extensions: { pg_trgm }, startParams }
 
+/** The folder on disk `dataDir` names (a path or a `file://` URL, as PGlite reads it); none in memory. */
+const folderOf = (dataDir: string | undefined): Option.Option<string> => (dataDir === undefined ? Option.none() : diskFolder(dataDir))
+
 const holdsCluster = (dataDir: string | undefined) =>
-  dataDir !== undefined && !dataDir.startsWith("memory://") && existsSync(join(dataDir, "PG_VERSION"))
+  Option.match(folderOf(dataDir), { onNone: () => false, onSome: (folder) => existsSync(join(folder, "PG_VERSION")) })
+
+/**
+ * Copies the template cluster into an empty data folder (the start's lock file aside). `PG_VERSION`, which marks a
+ * folder as holding a cluster, goes last: a copy cut short (a full disk, a kill) is not taken for a cluster next
+ * time. A folder holding anything else is never written over.
+ */
+const copyTemplateInto = (folder: string) => {
+  const present = existsSync(folder) ? readdirSync(folder).filter((name) => name !== LOCK_FILE) : []
+  if (present.length > 0) throw new Error(`DATA_DIR ${folder} holds files but no PostgreSQL cluster (${present.slice(0, 3).join(", ")}): refusing to write a fresh one over them`)
+  cpSync(templateDirPath, folder, { recursive: true, force: false, errorOnExist: true, filter: (source) => source !== join(templateDirPath, "PG_VERSION") })
+  copyFileSync(join(templateDirPath, "PG_VERSION"), join(folder, "PG_VERSION"))
+}
 
 const createAndKeepTemplate = async (dataDir: string | undefined) => {
   const db = await PGlite.create(dataDir, options)
@@ -81,9 +96,9 @@ export const warmTemplates = async () => {
 /** Opens PGlite on `dataDir` (in memory when undefined), starting a fresh cluster from the template. */
 export const openPglite = async (dataDir: string | undefined): Promise<PGlite> => {
   if (holdsCluster(dataDir)) return PGlite.create(dataDir, options)
-  const folder = dataDir === undefined ? Option.none() : diskFolder(dataDir)
+  const folder = folderOf(dataDir)
   if (Option.isSome(folder) && existsSync(join(templateDirPath, "PG_VERSION"))) {
-    cpSync(templateDirPath, folder.value, { recursive: true })
+    copyTemplateInto(folder.value)
     return PGlite.create(dataDir, options)
   }
   if (!existsSync(templatePath)) return createAndKeepTemplate(dataDir)

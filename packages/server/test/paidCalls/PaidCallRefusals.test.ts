@@ -195,7 +195,7 @@ describe("paid-call refusals", () => {
         })
         assert.strictEqual(response.body.code, "UNVERIFIED")
         assert.match(String(response.body.reason), /^grant: /)
-        assert.include(String(response.body.message), "Its money has moved to the recipient")
+        assert.include(String(response.body.message), "Its money has moved to the recipient and is recorded as refused by this gateway")
         assert.include(String(response.body.message), "Pay from a grant created through this gateway")
       }))
 

@@ -7,6 +7,9 @@ import { Unavailable } from "@gateway/domain/Errors"
 import { Sponsorship } from "../../sponsorship/Sponsorship.ts"
 import { PaymentSessionRepo, type SessionRecord } from "./PaymentSessionRepo.ts"
 
+/** How far past a session's claim deadline the gateway still presents its final voucher, for clock skew. */
+const CLOCK_SKEW_MARGIN_MS = 60_000n
+
 const sessionRef = (r: SessionRecord) => ({ objectId: r.session.sessionId, initialSharedVersion: r.initialSharedVersion })
 
 /** Claims and closes are the sponsor's own calls: without a sponsor, sellers claim with their vouchers themselves. */
@@ -80,8 +83,9 @@ export const closeOne = Effect.fn("Sessions.closeOne")(function*(r: SessionRecor
   }
   // A final voucher pays only until the claims end; a close that did not go through by then (the chain or the
   // sponsor down for that long) ends the session with `close_session`, or `claim_and_close` would abort every round
-  // and the deposit would stay locked.
-  const claimsOver = BigInt(yield* Clock.currentTimeMillis) > claimDeadlineMs(onChain.value)
+  // and the deposit would stay locked. The margin keeps a gateway clock running ahead of the chain's from giving up
+  // the seller's final voucher while the chain would still take it.
+  const claimsOver = BigInt(yield* Clock.currentTimeMillis) > claimDeadlineMs(onChain.value) + CLOCK_SKEW_MARGIN_MS
   const final = claimsOver ? null : r.final
   const kind = yield* Effect.promise(() =>
     final === null ? closeSession(chain.pkg, common) : claimAndClose(chain.pkg, { ...common, cumulative: final.cumulative, signature: final.signature })
