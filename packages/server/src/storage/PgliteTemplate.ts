@@ -50,12 +50,12 @@ const holdsCluster = (dataDir: string | undefined) =>
   Option.match(folderOf(dataDir), { onNone: () => false, onSome: (folder) => existsSync(join(folder, "PG_VERSION")) })
 
 /**
- * Copies the template cluster into an empty data folder (the start's lock file aside). `PG_VERSION`, which marks a
+ * Copies the template cluster into an empty data folder (the start's lock file, and a volume's `lost+found`, aside). `PG_VERSION`, which marks a
  * folder as holding a cluster, goes last: a copy cut short (a full disk, a kill) is not taken for a cluster next
  * time. A folder holding anything else is never written over.
  */
 const copyTemplateInto = (folder: string) => {
-  const present = existsSync(folder) ? readdirSync(folder).filter((name) => name !== LOCK_FILE) : []
+  const present = existsSync(folder) ? readdirSync(folder).filter((name) => name !== LOCK_FILE && name !== "lost+found") : []
   if (present.length > 0) throw new Error(`DATA_DIR ${folder} holds files but no PostgreSQL cluster (${present.slice(0, 3).join(", ")}): refusing to write a fresh one over them`)
   cpSync(templateDirPath, folder, { recursive: true, force: false, errorOnExist: true, filter: (source) => source !== join(templateDirPath, "PG_VERSION") })
   copyFileSync(join(templateDirPath, "PG_VERSION"), join(folder, "PG_VERSION"))
