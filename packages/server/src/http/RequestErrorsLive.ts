@@ -3,8 +3,7 @@ import { HttpMethod, HttpServerRequest } from "effect/http"
 import { HttpApiError, type HttpApiEndpoint } from "effect/http-api"
 import { Invalid } from "@gateway/domain/Errors"
 import { RequestErrors } from "@gateway/domain/api/RequestErrors"
-import { exceedsJsonArrayLength, MAX_JSON_ARRAY_ITEMS } from "./JsonArrayLength.ts"
-import { exceedsJsonDepth, MAX_JSON_DEPTH } from "./JsonDepth.ts"
+import { jsonShapeOver, MAX_JSON_ARRAY_ITEMS, MAX_JSON_DEPTH } from "./JsonShape.ts"
 import { jsonHoldsNul, nulInvalid } from "./NulText.ts"
 import { privateKeyPath } from "../secrets/PrivateKeys.ts"
 
@@ -48,6 +47,12 @@ const invalid = (reason: string) => new Invalid({ message: "The request is inval
 const tooDeep = invalid(`body: nested deeper than ${MAX_JSON_DEPTH} levels`)
 
 const tooLong = invalid(`body: an array holds more than ${MAX_JSON_ARRAY_ITEMS} items; no field takes that many`)
+
+/** The refusal of a body whose shape goes over a bound, if it does. */
+const shapeRefusal = (text: string) => {
+  const over = jsonShapeOver(text, { depth: MAX_JSON_DEPTH, items: MAX_JSON_ARRAY_ITEMS })
+  return over === "depth" ? Effect.fail(tooDeep) : over === "items" ? Effect.fail(tooLong) : undefined
+}
 
 const mediaTypeOf = (request: HttpServerRequest.HttpServerRequest) =>
   (request.headers["content-type"] ?? "application/json").split(";")[0]?.trim().toLowerCase() ?? ""
@@ -93,16 +98,10 @@ const bodyChecks = (endpoint: HttpApiEndpoint.Top) =>
     if (schemas === undefined) return Effect.void
     return Effect.flatMap(
       Effect.option(request.text),
-      (text) =>
-        Option.isNone(text) || text.value === ""
-          ? Effect.void
-          : exceedsJsonDepth(text.value, MAX_JSON_DEPTH)
-          ? Effect.fail(tooDeep)
-          : exceedsJsonArrayLength(text.value, MAX_JSON_ARRAY_ITEMS)
-          ? Effect.fail(tooLong)
-          : jsonHoldsNul(text.value)
-          ? Effect.fail(nulInvalid("body"))
-          : checkJson(text.value)
+      (text) => {
+        if (Option.isNone(text) || text.value === "") return Effect.void
+        return shapeRefusal(text.value) ?? (jsonHoldsNul(text.value) ? Effect.fail(nulInvalid("body")) : checkJson(text.value))
+      }
     )
   })
 
