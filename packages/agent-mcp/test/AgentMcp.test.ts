@@ -9,19 +9,25 @@ import { paidCallEnv } from "../../server/test/support/Scenario.ts"
 import { Upstream } from "../../server/test/support/Upstream.ts"
 import { connect, toolText } from "./McpHost.ts"
 
+/** A live paid service and its agent's stdio MCP server, started with the agent's key and a manifest file. */
+const connectedAgent = Effect.gen(function*() {
+  const upstream = yield* Upstream
+  const { entry, agentKey, manifest } = yield* paidService(upstream.url)
+  const dir = mkdtempSync(join(tmpdir(), "agent-mcp-"))
+  yield* Effect.addFinalizer(() => Effect.sync(() => rmSync(dir, { recursive: true, force: true })))
+  const manifestFile = join(dir, "manifest.json")
+  writeFileSync(manifestFile, JSON.stringify(manifest))
+  const secret = agentKey.getSecretKey()
+  const { client, call: callTool } = yield* connect({ AGENT_KEY: secret, GATEWAY_MANIFEST: manifestFile })
+  const call = (name: string, args: Record<string, unknown> = {}) => Effect.promise(() => callTool(name, args))
+  return { entry, secret, client, call }
+})
+
 describe("gateway-agent-mcp: an agent finds, pays for and calls a service over stdio MCP", () => {
   layer(paidCallEnv(), { excludeTestServices: true })((it) => {
     it.effect("lists its tools, searches, reads terms, pays and calls, and reads the budget reduced by the price", () =>
       Effect.gen(function*() {
-        const upstream = yield* Upstream
-        const { entry, agentKey, manifest } = yield* paidService(upstream.url)
-        const dir = mkdtempSync(join(tmpdir(), "agent-mcp-"))
-        yield* Effect.addFinalizer(() => Effect.sync(() => rmSync(dir, { recursive: true, force: true })))
-        const manifestFile = join(dir, "manifest.json")
-        writeFileSync(manifestFile, JSON.stringify(manifest))
-        const secret = agentKey.getSecretKey()
-        const { client, call: callTool } = yield* connect({ AGENT_KEY: secret, GATEWAY_MANIFEST: manifestFile })
-        const call = (name: string, args: Record<string, unknown> = {}) => Effect.promise(() => callTool(name, args))
+        const { entry, secret, client, call } = yield* connectedAgent
 
         const { tools } = yield* Effect.promise(() => client.listTools())
         assert.deepStrictEqual(tools.map((t) => t.name).sort(), ["close_sessions", "get_service_terms", "grant_budget", "pay_and_call", "search_services"])
@@ -55,14 +61,7 @@ describe("gateway-agent-mcp: an agent finds, pays for and calls a service over s
 
     it.effect("pays three calls from one session, then close_sessions returns the rest: the budget shows exactly the three calls", () =>
       Effect.gen(function*() {
-        const upstream = yield* Upstream
-        const { entry, agentKey, manifest } = yield* paidService(upstream.url)
-        const dir = mkdtempSync(join(tmpdir(), "agent-mcp-"))
-        yield* Effect.addFinalizer(() => Effect.sync(() => rmSync(dir, { recursive: true, force: true })))
-        const manifestFile = join(dir, "manifest.json")
-        writeFileSync(manifestFile, JSON.stringify(manifest))
-        const { call: callTool } = yield* connect({ AGENT_KEY: agentKey.getSecretKey(), GATEWAY_MANIFEST: manifestFile })
-        const call = (name: string, args: Record<string, unknown> = {}) => Effect.promise(() => callTool(name, args))
+        const { entry, call } = yield* connectedAgent
 
         const sessions = new Set<string>()
         for (let n = 1; n <= 3; n++) {

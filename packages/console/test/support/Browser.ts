@@ -40,11 +40,8 @@ const testWalletScript = () => {
   return walletBundle
 }
 
-/** A page of a fresh browser context with the test wallet for `seed` registered before the console loads. */
-export const walletPage = async (browser: Browser, seed: Uint8Array, viewport = { width: 1200, height: 900 }) => {
-  const context = await browser.newContext({ viewport, acceptDownloads: true })
-  await context.addInitScript({ content: `window.testWalletSeed = ${JSON.stringify(toBase64(seed))};\n${await testWalletScript()}` })
-  const page = await context.newPage()
+/** The page's errors and console errors, collected as they happen, for a story to assert there were none. */
+const withProblems = (page: Page) => {
   const problems: Array<string> = []
   page.on("pageerror", (error) => problems.push(`page error: ${error.message}`))
   page.on("console", (message) => {
@@ -52,6 +49,13 @@ export const walletPage = async (browser: Browser, seed: Uint8Array, viewport = 
     if (message.type() === "error" && !message.text().startsWith("Failed to load resource")) problems.push(`console error: ${message.text()} at ${message.location().url}`)
   })
   return { page, problems }
+}
+
+/** A page of a fresh browser context with the test wallet for `seed` registered before the console loads. */
+export const walletPage = async (browser: Browser, seed: Uint8Array, viewport = { width: 1200, height: 900 }) => {
+  const context = await browser.newContext({ viewport, acceptDownloads: true })
+  await context.addInitScript({ content: `window.testWalletSeed = ${JSON.stringify(toBase64(seed))};\n${await testWalletScript()}` })
+  return withProblems(await context.newPage())
 }
 
 /** Empties a story's screenshot folder, so what is there after a run is that run's. */
@@ -79,13 +83,7 @@ export const connectAndSignIn = async (page: Page, baseUrl: string) => {
 /** A page of a fresh browser context with no wallet at all: what a newcomer without an extension sees. */
 export const plainPage = async (browser: Browser, viewport = { width: 1200, height: 900 }) => {
   const context = await browser.newContext({ viewport })
-  const page = await context.newPage()
-  const problems: Array<string> = []
-  page.on("pageerror", (error) => problems.push(`page error: ${error.message}`))
-  page.on("console", (message) => {
-    if (message.type() === "error" && !message.text().startsWith("Failed to load resource")) problems.push(`console error: ${message.text()} at ${message.location().url}`)
-  })
-  return { page, problems }
+  return withProblems(await context.newPage())
 }
 
 /** Connects the console's own development wallet (local mode) through dApp Kit's connect dialog, then signs in with it. */
