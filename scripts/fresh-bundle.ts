@@ -44,5 +44,3 @@ export const ensureFreshBundle = async () => {
   await buildServer()
   process.stderr.write(`gateway built in ${Math.round(performance.now() - started)} ms (${reason})\n`)
 }
-
-if (import.meta.main) await ensureFreshBundle()

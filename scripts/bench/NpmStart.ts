@@ -1,8 +1,8 @@
 import { spawn } from "node:child_process"
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs"
+import { mkdtempSync, readdirSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { freePort } from "./ServerProcess.ts"
+import { freePort, statFields } from "./ServerProcess.ts"
 
 /** npm's settings from the `npm run bench` around us would reach the child npm; a newcomer's shell has none. */
 const shellEnv = () => Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.toLowerCase().startsWith("npm_")))
@@ -10,8 +10,7 @@ const shellEnv = () => Object.fromEntries(Object.entries(process.env).filter(([n
 /** A process's parent and the CPU it and its reaped children used, in ms, from /proc (Linux, 10 ms ticks). */
 const statOf = (pid: number) => {
   try {
-    // The command name (field 2) may hold spaces: count fields from after its closing parenthesis.
-    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.split(" ") ?? []
+    const fields = statFields(pid)
     return { ppid: Number(fields[1]), cpuMs: (Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14])) * 10 }
   } catch {
     return undefined

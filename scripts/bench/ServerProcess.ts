@@ -24,10 +24,15 @@ export const rssMiB = (pid: number) => {
  * ticks of 10 ms, so a figure is exact only over many of them).
  */
 export const cpuMs = (pid: number) => {
-  // The command name (field 2) may hold spaces: count fields from after its closing parenthesis.
-  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.split(" ") ?? []
+  const fields = statFields(pid)
   return (Number(fields[11]) + Number(fields[12])) * 10
 }
+
+/**
+ * A process's /proc/<pid>/stat fields after its command name, counted from 0 at field 3 (the state): the name
+ * (field 2) may hold spaces, so the fields start after its closing parenthesis.
+ */
+export const statFields = (pid: number): ReadonlyArray<string> => readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.split(" ") ?? []
 
 export interface RunningServer {
   readonly url: string

@@ -124,13 +124,12 @@ export type PaidCallRefusal = typeof PAID_CALL_REFUSALS[number]
 
 type PaidCallError = Conflict | Unavailable | Unverified
 
-/** What a refused payment whose money moved must say: the chain already paid the recipient. */
-const MOVED_FOR_NOTHING =
-  "Its money has moved to the recipient and is recorded as refused in the owner's payments; it does not pay this call, and only the recipient can return it."
-
-/** The same for a grant this gateway did not provision: there is no owner here whose payments list it. */
-const MOVED_FROM_A_FOREIGN_GRANT =
-  "Its money has moved to the recipient and is recorded as refused by this gateway; it does not pay this call, and only the recipient can return it."
+/**
+ * What a refused payment whose money moved must say: the chain already paid the recipient. Its record is in the
+ * owner's payments, or only this gateway's for a grant it did not provision (no owner here lists it).
+ */
+const movedForNothing = (recorded: "in the owner's payments" | "by this gateway") =>
+  `Its money has moved to the recipient and is recorded as refused ${recorded}; it does not pay this call, and only the recipient can return it.`
 
 const FAILURES: { readonly [R in FailRefusal]: (askedAsset: string) => PaidCallError } = {
   paid_answer_expired: () => new Conflict({ message: "This payment was answered, and its answer is no longer kept", reason: "paid_answer_expired" }),
@@ -143,17 +142,17 @@ const FAILURES: { readonly [R in FailRefusal]: (askedAsset: string) => PaidCallE
   chain_gave_no_timestamp: () => new Unavailable({ message: "The chain did not say when the payment was made", reason: "chain_gave_no_timestamp" }),
   unknown_grant: () =>
     new Unverified({
-      message: `The payment came from a grant this gateway did not provision. ${MOVED_FROM_A_FOREIGN_GRANT} Pay from a grant created through this gateway`,
+      message: `The payment came from a grant this gateway did not provision. ${movedForNothing("by this gateway")} Pay from a grant created through this gateway`,
       reason: "grant: unknown to this gateway"
     }),
   wrong_asset: (asset) =>
     new Unverified({
-      message: `The payment was made in another asset than the challenge asks (${asset}). ${MOVED_FOR_NOTHING} Pay a fresh challenge in ${asset}`,
+      message: `The payment was made in another asset than the challenge asks (${asset}). ${movedForNothing("in the owner's payments")} Pay a fresh challenge in ${asset}`,
       reason: `asset: expected ${asset}`
     }),
   policy: () =>
     new Unverified({
-      message: `The owner's policy does not allow this call. ${MOVED_FOR_NOTHING} Ask the owner to allow this service, or pay from a grant whose policy does`,
+      message: `The owner's policy does not allow this call. ${movedForNothing("in the owner's payments")} Ask the owner to allow this service, or pay from a grant whose policy does`,
       reason: "policy: service not allowed"
     })
 }
